@@ -1,0 +1,87 @@
+"""Validate a game: load, check against the schemas, cross-check, count. Never raises on bad data."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from builder.gamedata import authored as authored_mod
+from builder.gamedata import schemacheck
+from builder.gamedata.crossref import Checker
+from builder.gamedata.diagnostics import Diagnostic
+from builder.gamedata.model import Game
+from builder.gamedata.sources import GameSources, find_game, load_merged, resolve_map
+from builder.gamedata.yamlsource import YamlError, load_file, locate
+
+
+@dataclass
+class Report:
+    game: str
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    authored: list = field(default_factory=list)
+    summary: dict = field(default_factory=dict)
+    model: Game | None = None
+    grid: object = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def validate_game(game_arg: str) -> Report:
+    sources = find_game(game_arg)  # GameNotFound propagates: the command reports it
+    return validate_sources(sources)
+
+
+def validate_sources(sources: GameSources) -> Report:
+    report = Report(sources.name)
+    loaded = load_merged(sources.counter_files, sources.display)
+    diags = list(loaded.diagnostics)
+    doc = loaded.data
+    if doc:
+        diags += schemacheck.check(doc, schemacheck.GAME_SCHEMA_ID)
+    map_doc, grid = None, None
+    map_path = resolve_map(doc, sources) if doc else None
+    if map_path is not None:
+        try:
+            map_doc, problems = load_file(map_path, sources.display(map_path))
+            diags += problems
+            diags += schemacheck.check(map_doc, schemacheck.MAP_SCHEMA_ID)
+            grid = _grid(map_doc, diags)
+        except YamlError as exc:
+            file, line, col = locate(doc, ("game", "map"))
+            diags.append(Diagnostic(file, line, col, "game.map", f"map file {sources.display(map_path)}: "
+                                    + exc.diagnostics[0].message))
+            map_doc = None
+    game = Game.from_documents(doc, map_doc)
+    try:
+        diags += Checker(game, grid).run()
+    except Exception as exc:  # noqa: BLE001 - malformed data the schema already reported can trip a check
+        if not any(d.severity == "error" for d in diags):
+            diags.append(Diagnostic(sources.display(sources.counter_files[0]), 0, 0, "",
+                                    f"cross-reference checks failed ({type(exc).__name__}: {exc}); please report this"))
+    report.errors = sorted({d for d in diags if d.severity == "error"})
+    report.warnings = sorted({d for d in diags if d.severity == "warning"})
+    users = Counter(u.get("template") for u in (doc.get("units") or []) if isinstance(u, dict))
+    report.authored = authored_mod.collect(doc, users)
+    if map_doc is not None:
+        report.authored += authored_mod.collect(map_doc)
+    report.game = game.id or report.game
+    report.summary = game.summary()
+    report.summary["authored"] = authored_mod.total(report.authored)
+    report.model, report.grid = game, grid
+    return report
+
+
+def _grid(map_doc, diags):
+    spec = map_doc.get("grid")
+    if not isinstance(spec, dict):
+        return None
+    from builder.geometry import Grid, GridSpecError
+    try:
+        return Grid.from_spec(spec)
+    except GridSpecError as exc:
+        file, line, col = locate(map_doc, ("grid",))
+        diags.append(Diagnostic(file, line, col, "grid", str(exc)))
+        return None
