@@ -1,0 +1,219 @@
+"""Safe ZIP reading and deterministic, atomic ZIP writing.
+
+Reading (:class:`SafeZip`) refuses, with a clear :class:`ArchiveError`:
+
+* input that is not a ZIP (or is truncated so the central directory is gone);
+* entry names that could escape a folder when extracted (zip-slip: absolute paths,
+  ``..`` components, drive letters, backslashes, NUL);
+* too many entries, entries or totals larger than the limits, and "bombs" (an
+  entry whose inflated size is far larger than its compressed size). Sizes are enforced
+  while inflating, not just taken from the (forgeable) headers.
+
+Writing (:func:`write_zip_atomic`) produces byte-identical files for identical input:
+fixed timestamps, fixed attributes, entries in the given order (or sorted), written to a
+temporary file in the destination folder and moved into place with ``os.replace``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.vassal.errors import ArchiveError
+
+__all__ = [
+    "Limits",
+    "DEFAULT_LIMITS",
+    "SafeZip",
+    "check_entry_name",
+    "zip_bytes",
+    "write_zip_atomic",
+    "FIXED_DATE_TIME",
+]
+
+FIXED_DATE_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_size: int = 2 * 1024**3           # size of the archive itself
+    max_entries: int = 100_000
+    max_entry_size: int = 512 * 1024**2         # inflated size of one entry
+    max_total_size: int = 2 * 1024**3           # inflated size of all entries read
+    max_ratio: int = 1_000                      # inflated / compressed, for entries > 1 MiB
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def check_entry_name(name: str) -> str:
+    """Return *name* if it is a safe relative archive path, else raise ArchiveError."""
+    if not name or "\x00" in name:
+        raise ArchiveError(f"unsafe entry name {name!r} (empty or NUL)")
+    if "\\" in name:
+        raise ArchiveError(f"unsafe entry name {name!r} (backslash)")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise ArchiveError(f"unsafe entry name {name!r} (absolute path)")
+    parts = name.split("/")
+    if any(p == ".." for p in parts):
+        raise ArchiveError(f"unsafe entry name {name!r} (zip-slip: '..' component)")
+    return name
+
+
+class SafeZip:
+    """A read-only view of a ZIP archive with safety checks (see module docstring)."""
+
+    def __init__(self, source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIMITS,
+                 what: str = "archive") -> None:
+        self.limits = limits
+        self._read_total = 0
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data = bytes(source)
+        else:
+            p = Path(source)
+            try:
+                size = p.stat().st_size
+            except OSError as exc:
+                raise ArchiveError(f"cannot read {what}: {exc.strerror or exc}") from None
+            if size > limits.max_file_size:
+                raise ArchiveError(f"{what} is too large ({size} bytes; limit {limits.max_file_size})")
+            try:
+                data = p.read_bytes()
+            except OSError as exc:
+                raise ArchiveError(f"cannot read {what}: {exc.strerror or exc}") from None
+        self.raw = data
+        if len(data) > limits.max_file_size:
+            raise ArchiveError(f"{what} is too large ({len(data)} bytes)")
+        if not data.startswith(b"PK"):
+            raise ArchiveError(f"not a ZIP archive (a VASSAL {what} is a ZIP file)")
+        try:
+            self._zip = zipfile.ZipFile(io.BytesIO(data))
+            infos = self._zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            raise ArchiveError(f"not a readable ZIP archive ({exc}); the file may be truncated") from None
+        if len(infos) > limits.max_entries:
+            raise ArchiveError(f"too many entries ({len(infos)}; limit {limits.max_entries})")
+        for info in infos:
+            check_entry_name(info.filename)
+            if info.file_size > limits.max_entry_size:
+                raise ArchiveError(f"entry {info.filename!r} is too large "
+                                   f"({info.file_size} bytes; limit {limits.max_entry_size})")
+            if info.flag_bits & 0x1:
+                raise ArchiveError(f"entry {info.filename!r} is encrypted")
+        self.infos = infos
+
+    # -------------------------------------------------------------------------- queries
+    def names(self) -> list[str]:
+        return [i.filename for i in self.infos]
+
+    def __contains__(self, name: str) -> bool:
+        return any(i.filename == name for i in self.infos)
+
+    def info(self, name: str) -> zipfile.ZipInfo:
+        for i in self.infos:  # first entry of that name, as VASSAL's stream reader does
+            if i.filename == name:
+                return i
+        raise ArchiveError(f"entry {name!r} not found")
+
+    def read(self, name: str, *, max_size: int | None = None) -> bytes:
+        """Read one entry, enforcing size and ratio limits while inflating."""
+        info = self.info(name)
+        limit = self.limits.max_entry_size if max_size is None else min(max_size, self.limits.max_entry_size)
+        if info.file_size > limit:
+            raise ArchiveError(f"entry {name!r} is too large ({info.file_size} bytes; limit {limit})")
+        out = bytearray()
+        try:
+            with self._zip.open(info) as fh:
+                while True:
+                    chunk = fh.read(1 << 20)
+                    if not chunk:
+                        break
+                    out += chunk
+                    if len(out) > limit:
+                        raise ArchiveError(f"entry {name!r} inflates beyond {limit} bytes (zip bomb?)")
+                    if (len(out) > (1 << 20) and info.compress_size
+                            and len(out) / info.compress_size > self.limits.max_ratio):
+                        raise ArchiveError(f"entry {name!r} has a compression ratio over "
+                                           f"{self.limits.max_ratio}:1 (zip bomb?)")
+        except ArchiveError:
+            raise
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+            raise ArchiveError(f"entry {name!r} is corrupt or truncated ({exc})") from None
+        except Exception as exc:  # zlib.error and friends
+            raise ArchiveError(f"entry {name!r} is corrupt ({type(exc).__name__}: {exc})") from None
+        self._read_total += len(out)
+        if self._read_total > self.limits.max_total_size:
+            raise ArchiveError(f"archive inflates beyond {self.limits.max_total_size} bytes in total")
+        return bytes(out)
+
+
+# ------------------------------------------------------------------------------ writing
+
+Entries = Mapping[str, bytes] | Iterable[tuple[str, bytes]]
+
+
+def _entry_list(entries: Entries, sort: bool) -> list[tuple[str, bytes]]:
+    items = list(entries.items()) if isinstance(entries, Mapping) else list(entries)
+    seen: set[str] = set()
+    for name, data in items:
+        check_entry_name(name)
+        if name in seen:
+            raise ArchiveError(f"duplicate entry name {name!r}")
+        seen.add(name)
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"entry {name!r}: data must be bytes")
+    if sort:
+        items.sort(key=lambda kv: kv[0])
+    return items
+
+
+def zip_bytes(entries: Entries, *, sort: bool = False, compress: bool = True,
+              compresslevel: int = 6) -> bytes:
+    """Build a deterministic ZIP in memory (fixed timestamps/attributes, given or sorted order)."""
+    buf = io.BytesIO()
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(buf, "w", compression=method, compresslevel=compresslevel if compress else None) as zf:
+        for name, data in _entry_list(entries, sort):
+            info = zipfile.ZipInfo(name, date_time=FIXED_DATE_TIME)
+            info.compress_type = method
+            info.create_system = 0
+            info.external_attr = 0
+            zf.writestr(info, bytes(data), compress_type=method,
+                        compresslevel=compresslevel if compress else None)
+    return buf.getvalue()
+
+
+def write_zip_atomic(path: str | os.PathLike, entries: Entries, *, sort: bool = False,
+                     compress: bool = True) -> Path:
+    """Write *entries* ((name, bytes) pairs or a mapping) to *path* deterministically and atomically.
+
+    The archive is built in a temporary file beside *path* and moved into place with
+    ``os.replace``; on any error the destination is left untouched.
+    """
+    dest = Path(path)
+    data = zip_bytes(entries, sort=sort, compress=compress)
+    write_bytes_atomic(dest, data)
+    return dest
+
+
+def write_bytes_atomic(dest: Path, data: bytes) -> None:
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

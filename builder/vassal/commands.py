@@ -1,0 +1,895 @@
+"""The command stream of saves and logs: ESC-nested tree and typed commands (§4.3–§4.8).
+
+Parsing follows ``GameModule.decode``: split a string on unescaped ESC; if the only token
+is the whole string it is a single command (a *leaf*), otherwise every token is parsed
+recursively (a :class:`Compound`; its first item is the root command, the rest are its
+sub-commands). Leaves are decoded into typed commands by prefix; anything unrecognised is
+kept verbatim as :class:`Unknown`.
+
+Every node keeps the text it was read from and re-encodes to exactly that text until one
+of its fields is changed, so an unmodified tree writes back byte for byte.
+
+>>> root = parse_commands("begin_save\\x1b\\x1b\\\\\\x1b+/1/stack/Main;10;20;5\\x1bend_save")
+>>> [type(c).__name__ for _, c in iter_leaves(root)]
+['BeginSave', 'NullCommand', 'NullCommand', 'AddPiece', 'EndSave']
+>>> root.encode() == "begin_save\\x1b\\x1b\\\\\\x1b+/1/stack/Main;10;20;5\\x1bend_save"
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from builder.vassal.errors import CommandError, VassalFormatError
+from builder.vassal.piece import Piece
+from builder.vassal.sequence import decode, encode_str, parse_java_int
+
+__all__ = [
+    "ESC", "TAB", "Node", "Compound", "Command", "parse_commands", "decode_leaf", "iter_leaves",
+    "NullCommand", "BeginSave", "EndSave", "AddPiece", "RemovePiece", "ChangePiece", "MovePiece",
+    "Chat", "DiceRoll", "Log", "Undo", "BoardPicker", "Player", "PlayerRemove", "GlobalProperty",
+    "MutableProperty", "TurnTracker", "SetupStack", "Unmask", "Notes", "PublicNotes",
+    "PrivateNote", "SecretNote", "Extension", "StartupGlobalKeyCommand", "LosThread", "Flare",
+    "SpecialDice", "ChessClock", "Unknown", "Malformed", "MAX_DEPTH", "COMMAND_TYPES",
+]
+
+ESC = "\x1b"
+TAB = "\t"
+MAX_DEPTH = 200
+
+
+# ==================================================================================== nodes
+
+class Node:
+    """A node of the command tree: a leaf :class:`Command` or a :class:`Compound`."""
+
+    __slots__ = ()
+
+    def encode(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def unchanged(self) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Compound(Node):
+    """A command with sub-commands: ``encode([item.encode() ...], ESC)``."""
+
+    __slots__ = ("items", "_raw", "_orig")
+
+    def __init__(self, items: list[Node] | None = None) -> None:
+        self.items: list[Node] = list(items or [])
+        self._raw: str | None = None
+        self._orig: tuple[int, ...] = ()
+
+    def unchanged(self) -> bool:
+        if self._raw is None or len(self._orig) != len(self.items):
+            return False
+        return all(id(a) == b for a, b in zip(self.items, self._orig)) and all(
+            i.unchanged() for i in self.items)
+
+    def encode(self) -> str:
+        if self.unchanged():
+            return self._raw  # type: ignore[return-value]
+        return encode_str([i.encode() for i in self.items], ESC)
+
+    def append(self, node: Node) -> "Compound":
+        self.items.append(node)
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Compound {len(self.items)} items>"
+
+
+class Command(Node):
+    """A leaf command. ``TYPE`` is the name used by ``dump`` and in counts."""
+
+    TYPE: ClassVar[str] = "Command"
+    PREFIX: ClassVar[str] = ""
+    #: names of attributes that hold player ids (passwords)
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    __slots__ = ("raw", "_dirty")
+
+    def __init__(self, raw: str | None = None) -> None:
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "_dirty", raw is None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and name != "raw":
+            object.__setattr__(self, "_dirty", True)
+
+    @classmethod
+    def parse(cls, raw: str) -> "Command":
+        c = cls.__new__(cls)
+        object.__setattr__(c, "raw", raw)
+        object.__setattr__(c, "_dirty", False)
+        c._decode(raw)
+        return c
+
+    def _decode(self, raw: str) -> None:
+        pass
+
+    def _encode(self) -> str:
+        return self.raw or ""
+
+    def unchanged(self) -> bool:
+        return not self._dirty and self.raw is not None
+
+    def encode(self) -> str:
+        if self.unchanged():
+            return self.raw  # type: ignore[return-value]
+        return self._encode()
+
+    def fields(self) -> dict[str, Any]:
+        """Decoded fields (JSON-friendly), secrets included; see :meth:`to_dict`."""
+        return {}
+
+    def secret_values(self) -> list[str]:
+        return [v for v in (getattr(self, f, None) for f in self.SECRET_FIELDS) if v]
+
+    def to_dict(self, *, mask: str | None = "********") -> dict[str, Any]:
+        d = {"type": self.TYPE}
+        f = self.fields()
+        if mask is not None:
+            for name in self.SECRET_FIELDS:
+                if f.get(name):
+                    f[name] = mask
+        d.update(f)
+        return d
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return self.TYPE
+
+    def _s(self, v: str | None, mask: str | None) -> str:
+        return (mask if mask is not None and v else v) or ""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {(self.raw or self._encode())[:60]!r}>"
+
+
+# ==================================================================================== leaves
+
+class NullCommand(Command):
+    TYPE = "Null"
+    __slots__ = ()
+
+    def _encode(self) -> str:
+        return ""
+
+
+class BeginSave(Command):
+    TYPE = "BeginSave"
+    PREFIX = "begin_save"
+    __slots__ = ()
+
+    def _encode(self) -> str:
+        return "begin_save"
+
+
+class EndSave(Command):
+    TYPE = "EndSave"
+    PREFIX = "end_save"
+    __slots__ = ()
+
+    def _encode(self) -> str:
+        return "end_save"
+
+
+def _null(s: str | None) -> str | None:
+    return None if s is None or s == "null" else s
+
+
+def _wrap(s: str | None) -> str:
+    return "null" if s is None else s
+
+
+class AddPiece(Command):
+    """``+/id/type/state``. The piece (trait chain) is decoded on first access of :attr:`piece`."""
+
+    TYPE = "AddPiece"
+    PREFIX = "+/"
+    __slots__ = ("piece_id", "type_string", "state_string", "_piece")
+
+    def __init__(self, piece_id: str | None = None, piece: Piece | None = None,
+                 *, type_string: str = "", state_string: str = "") -> None:
+        super().__init__()
+        self.piece_id = piece_id
+        object.__setattr__(self, "_piece", piece)
+        self.type_string = piece.type_string() if piece else type_string
+        self.state_string = piece.state_string() if piece else state_string
+
+    def _decode(self, raw: str) -> None:
+        toks = decode(raw[2:], "/")
+        if len(toks) < 3:
+            raise CommandError("AddPiece needs id, type and state")
+        object.__setattr__(self, "piece_id", _null(toks[0]))
+        object.__setattr__(self, "type_string", toks[1])
+        object.__setattr__(self, "state_string", toks[2])
+        object.__setattr__(self, "_piece", None)
+
+    @property
+    def piece(self) -> Piece:
+        if self._piece is None:
+            object.__setattr__(self, "_piece", Piece.decode(self.type_string, self.state_string))
+        return self._piece
+
+    @property
+    def is_stack(self) -> bool:
+        return self.type_string == "stack"
+
+    @property
+    def is_deck(self) -> bool:
+        return self.type_string.startswith("deck;")
+
+    def unchanged(self) -> bool:
+        if not super().unchanged():
+            return False
+        p = self._piece
+        return p is None or (p.type_string() is self.type_string and p.state_string() is self.state_string) \
+            or (p.type_string() == self.type_string and p.state_string() == self.state_string)
+
+    def _encode(self) -> str:
+        p = self._piece
+        t = p.type_string() if p is not None else self.type_string
+        s = p.state_string() if p is not None else self.state_string
+        return "+/" + encode_str([_wrap(self.piece_id), t, s], "/")
+
+    def fields(self) -> dict[str, Any]:
+        p = self.piece
+        inner = p.inner.state_dict()
+        d: dict[str, Any] = {"id": self.piece_id, "kind": "stack" if self.is_stack else
+                             "deck" if self.is_deck else "piece"}
+        if self.is_stack or self.is_deck:
+            d.update(inner)
+        else:
+            d["name"] = p.name
+            d.update({k: inner.get(k) for k in ("map", "x", "y", "gpid")})
+            d["traits"] = p.trait_ids()
+        return d
+
+    def to_dict(self, *, mask: str | None = "********") -> dict[str, Any]:
+        d = super().to_dict(mask=mask)
+        if not self.is_stack:
+            d["layers"] = self.piece.describe(mask=mask)["layers"]
+        return d
+
+    def secret_values(self) -> list[str]:
+        try:
+            return self.piece.secret_values()
+        except VassalFormatError:
+            return []
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        f = self.fields()
+        where = f"{f.get('map')} ({f.get('x')},{f.get('y')})" if f.get("map") else "off-map"
+        if self.is_stack:
+            return f"AddPiece stack {self.piece_id} at {where}: {len(f['members'])} pieces {f['members']}"
+        if self.is_deck:
+            return f"AddPiece deck {self.piece_id} at {where}: {len(f['members'])} cards"
+        return f"AddPiece {self.piece_id} {f['name']!r} at {where} ({len(self.piece.layers)} layers)"
+
+
+class RemovePiece(Command):
+    TYPE = "RemovePiece"
+    PREFIX = "-/"
+    __slots__ = ("piece_id",)
+
+    def __init__(self, piece_id: str = "") -> None:
+        super().__init__()
+        self.piece_id = piece_id
+
+    def _decode(self, raw: str) -> None:
+        object.__setattr__(self, "piece_id", raw[2:])
+
+    def _encode(self) -> str:
+        return "-/" + self.piece_id
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.piece_id}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"RemovePiece {self.piece_id}"
+
+
+class ChangePiece(Command):
+    """``D/id/newState[/oldState]`` — full new (and old) state of every layer."""
+
+    TYPE = "ChangePiece"
+    PREFIX = "D/"
+    __slots__ = ("piece_id", "new_state", "old_state")
+
+    def __init__(self, piece_id: str = "", new_state: str = "", old_state: str | None = None) -> None:
+        super().__init__()
+        self.piece_id = piece_id
+        self.new_state = new_state
+        self.old_state = old_state
+
+    def _decode(self, raw: str) -> None:
+        toks = decode(raw[2:], "/")
+        if len(toks) < 2:
+            raise CommandError("ChangePiece needs id and new state")
+        object.__setattr__(self, "piece_id", toks[0])
+        object.__setattr__(self, "new_state", toks[1])
+        object.__setattr__(self, "old_state", toks[2] if len(toks) > 2 else None)
+
+    def _encode(self) -> str:
+        toks = [self.piece_id, self.new_state]
+        if self.old_state is not None:
+            toks.append(self.old_state)
+        return "D/" + encode_str(toks, "/")
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.piece_id, "new_state": self.new_state, "old_state": self.old_state}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"ChangePiece {self.piece_id}"
+
+
+class MovePiece(Command):
+    """``M/id/newMap/newX/newY/newUnder/oldMap/oldX/oldY/oldUnder[/playerId]``."""
+
+    TYPE = "MovePiece"
+    PREFIX = "M/"
+    SECRET_FIELDS = ("player_id",)
+    __slots__ = ("piece_id", "new_map", "new_x", "new_y", "new_under", "old_map", "old_x", "old_y",
+                 "old_under", "player_id")
+
+    def __init__(self, piece_id: str = "", new_map: str | None = None, new_x: int = 0, new_y: int = 0,
+                 new_under: str | None = None, old_map: str | None = None, old_x: int = 0,
+                 old_y: int = 0, old_under: str | None = None, player_id: str | None = None) -> None:
+        super().__init__()
+        self.piece_id, self.new_map, self.new_x, self.new_y = piece_id, new_map, new_x, new_y
+        self.new_under, self.old_map, self.old_x, self.old_y = new_under, old_map, old_x, old_y
+        self.old_under, self.player_id = old_under, player_id
+
+    def _decode(self, raw: str) -> None:
+        t = decode(raw[2:], "/")
+        if len(t) < 9:
+            raise CommandError(f"MovePiece needs at least 9 fields, got {len(t)}")
+        ints = [parse_java_int(t[i]) for i in (2, 3, 6, 7)]
+        if any(v is None for v in ints):
+            raise CommandError("MovePiece coordinates are not integers")
+        s = object.__setattr__
+        s(self, "piece_id", _null(t[0]))
+        s(self, "new_map", _null(t[1]))
+        s(self, "new_x", ints[0])
+        s(self, "new_y", ints[1])
+        s(self, "new_under", _null(t[4]))
+        s(self, "old_map", _null(t[5]))
+        s(self, "old_x", ints[2])
+        s(self, "old_y", ints[3])
+        s(self, "old_under", _null(t[8]))
+        s(self, "player_id", t[9] if len(t) > 9 else None)
+
+    def _encode(self) -> str:
+        toks = [_wrap(self.piece_id), _wrap(self.new_map), str(self.new_x), str(self.new_y),
+                _wrap(self.new_under), _wrap(self.old_map), str(self.old_x), str(self.old_y),
+                _wrap(self.old_under)]
+        if self.player_id is not None:
+            toks.append(self.player_id)
+        return "M/" + encode_str(toks, "/")
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.piece_id, "new_map": self.new_map, "new_x": self.new_x, "new_y": self.new_y,
+                "new_under": self.new_under, "old_map": self.old_map, "old_x": self.old_x,
+                "old_y": self.old_y, "old_under": self.old_under, "player_id": self.player_id}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        under = f" onto {self.new_under}" if self.new_under else ""
+        by = f" by {self._s(self.player_id, mask)}" if self.player_id else ""
+        return (f"MovePiece {self.piece_id}: {self.old_map} ({self.old_x},{self.old_y}) -> "
+                f"{self.new_map} ({self.new_x},{self.new_y}){under}{by}")
+
+
+_ENT = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'"}
+_PLAYER_CHAT = re.compile(r"^(?:&lt;|<)(.*?)(?:&gt;|>) - (.*)$", re.S)
+_DICE = re.compile(r"^\*{2,3}\s*(.*?)\s*\*{3}\s*(.*)$", re.S)
+
+
+def _unescape(s: str) -> str:
+    for k, v in _ENT.items():
+        s = s.replace(k, v)
+    return s
+
+
+class Chat(Command):
+    """``CHAT<message>``: player chat ``<who> - text`` or an automatic report (``*…``)."""
+
+    TYPE = "Chat"
+    PREFIX = "CHAT"
+    __slots__ = ("text",)
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.text = text
+
+    def _decode(self, raw: str) -> None:
+        object.__setattr__(self, "text", raw[4:])
+
+    def _encode(self) -> str:
+        return "CHAT" + self.text
+
+    @property
+    def sender(self) -> str | None:
+        m = _PLAYER_CHAT.match(self.text)
+        return _unescape(m.group(1)) if m else None
+
+    @property
+    def is_report(self) -> bool:
+        return self.text.startswith("*")
+
+    def fields(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"text": self.text}
+        m = _PLAYER_CHAT.match(self.text)
+        if m:
+            d["sender"] = _unescape(m.group(1))
+            d["message"] = _unescape(m.group(2))
+        elif self.is_report:
+            d["report"] = True
+        return d
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"{self.TYPE}: {_unescape(self.text)}"
+
+
+class DiceRoll(Chat):
+    """A chat report of a dice roll: ``*** <label> = <result> *** <who>`` (DiceButton) or
+    ``*** (<label>) <result> *** <who> …`` (VASL)."""
+
+    TYPE = "DiceRoll"
+    __slots__ = ()
+
+    @staticmethod
+    def matches(raw: str) -> bool:
+        return raw.startswith("CHAT**") and _DICE.match(raw[4:]) is not None
+
+    def fields(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"text": self.text}
+        m = _DICE.match(self.text)
+        if m:
+            body, tail = m.group(1), m.group(2)
+            if " = " in body:
+                label, result = body.rsplit(" = ", 1)
+            else:
+                pm = re.match(r"^\((.*?)\)\s*(.*)$", body)
+                label, result = (pm.group(1), pm.group(2)) if pm else ("", body)
+            d["label"] = _unescape(label)
+            d["result"] = _unescape(result)
+            dice = [parse_java_int(x.strip()) for x in re.split(r"[,\s]+", result.strip()) if x.strip()]
+            if dice and all(v is not None for v in dice):
+                d["dice"] = dice
+            who = re.match(r"^(?:&lt;|<)(.*?)(?:&gt;|>)", tail.strip())
+            if who:
+                d["player"] = _unescape(who.group(1))
+        return d
+
+
+class Log(Command):
+    """``LOG\\t<command>``: one logged command of a ``.vlog`` (the inner text is parsed)."""
+
+    TYPE = "Log"
+    PREFIX = "LOG\t"
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Node | None = None) -> None:
+        super().__init__()
+        self.inner = inner if inner is not None else NullCommand.parse("")
+
+    def _decode(self, raw: str) -> None:
+        object.__setattr__(self, "inner", _parse(raw[4:], _depth_var[0] + 1))
+
+    def unchanged(self) -> bool:
+        return super().unchanged() and self.inner.unchanged()
+
+    def _encode(self) -> str:
+        return "LOG\t" + self.inner.encode()
+
+    def fields(self) -> dict[str, Any]:
+        return {}
+
+    def to_dict(self, *, mask: str | None = "********") -> dict[str, Any]:
+        d = {"type": self.TYPE}
+        inner = self.inner
+        if isinstance(inner, Command):
+            d["command"] = inner.to_dict(mask=mask)
+        else:
+            d["commands"] = [c.to_dict(mask=mask) for _, c in iter_leaves(inner)]
+        return d
+
+    def secret_values(self) -> list[str]:
+        out: list[str] = []
+        for _, c in iter_leaves(self.inner):
+            out.extend(c.secret_values())
+        return out
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        inner = self.inner
+        if isinstance(inner, Command):
+            return "Log: " + inner.summary(mask=mask)
+        return "Log: " + "; ".join(c.summary(mask=mask) for _, c in iter_leaves(inner))
+
+
+class _TabCommand(Command):
+    """Commands encoded as ``PREFIX`` + TAB-separated fields (``PLAYER\\tid\\tname\\tside``)."""
+
+    FIELD_NAMES: ClassVar[tuple[str, ...]] = ()
+    __slots__ = ("values",)
+
+    def __init__(self, *values: str) -> None:
+        super().__init__()
+        self.values = list(values)
+
+    def _decode(self, raw: str) -> None:
+        toks = decode(raw, TAB)
+        object.__setattr__(self, "values", toks[1:])
+
+    def _encode(self) -> str:
+        head = self.PREFIX[:-1] if self.PREFIX.endswith(TAB) else self.PREFIX
+        return encode_str([head, *self.values], TAB)
+
+    def __getattr__(self, name: str) -> Any:
+        names = type(self).FIELD_NAMES
+        if name in names:
+            i = names.index(name)
+            vals = object.__getattribute__(self, "values")
+            return vals[i] if i < len(vals) else None
+        raise AttributeError(name)
+
+    def fields(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for i, v in enumerate(self.values):
+            d[self.FIELD_NAMES[i] if i < len(self.FIELD_NAMES) else f"field{i + 1}"] = v
+        return d
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        f = self.to_dict(mask=mask)
+        f.pop("type")
+        return f"{self.TYPE} " + " ".join(f"{k}={v!r}" for k, v in f.items())
+
+
+class Undo(_TabCommand):
+    TYPE = "Undo"
+    PREFIX = "UNDO\t"
+    FIELD_NAMES = ("in_progress",)
+    __slots__ = ()
+
+    def fields(self) -> dict[str, Any]:
+        return {"in_progress": (self.values[0] if self.values else "") == "true"}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return "Undo begins" if self.fields()["in_progress"] else "Undo ends"
+
+
+class Player(_TabCommand):
+    """``PLAYER\\tplayerId\\tname\\tside`` — playerId is the player's password."""
+
+    TYPE = "Player"
+    PREFIX = "PLAYER\t"
+    FIELD_NAMES = ("player_id", "name", "side")
+    SECRET_FIELDS = ("player_id",)
+    __slots__ = ()
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"Player {self.name!r} sits as {self.side!r} (id {self._s(self.player_id, mask)})"
+
+
+class PlayerRemove(_TabCommand):
+    TYPE = "PlayerRemove"
+    PREFIX = "PYREMOVE\t"
+    FIELD_NAMES = ("player_id",)
+    SECRET_FIELDS = ("player_id",)
+    __slots__ = ()
+
+
+class GlobalProperty(_TabCommand):
+    """``GlobalProperty\\t;name;value;container``."""
+
+    TYPE = "GlobalProperty"
+    PREFIX = "GlobalProperty\t"
+    __slots__ = ()
+
+    def fields(self) -> dict[str, Any]:
+        t = decode(self.values[0], ";") if self.values else []
+        return {"name": t[1] if len(t) > 1 else "", "value": t[2] if len(t) > 2 else "",
+                "container": t[3] if len(t) > 3 else ""}
+
+
+class MutableProperty(_TabCommand):
+    TYPE = "MutableProperty"
+    PREFIX = "MutableProperty\t"
+    FIELD_NAMES = ("name", "old_value", "new_value", "container")
+    __slots__ = ()
+
+
+class TurnTracker(Command):
+    """``TURN<id>\\t<state>``; state = ``encode([currentLevel, level states...], '|')`` (§4.7)."""
+
+    TYPE = "TurnTracker"
+    PREFIX = "TURN"
+    __slots__ = ("tracker_id", "state")
+
+    def __init__(self, tracker_id: str = "TurnTracker0", state: str = "") -> None:
+        super().__init__()
+        self.tracker_id = tracker_id
+        self.state = state
+
+    def _decode(self, raw: str) -> None:
+        toks = decode(raw, TAB)
+        object.__setattr__(self, "tracker_id", toks[0][4:])
+        object.__setattr__(self, "state", toks[1] if len(toks) > 1 else "")
+
+    def _encode(self) -> str:
+        return encode_str(["TURN" + self.tracker_id, self.state], TAB)
+
+    @staticmethod
+    def _levels(state: str) -> list[Any]:
+        out = []
+        for tok in decode(state, ";"):
+            out.append(TurnTracker._levels(tok) if ";" in tok else tok)
+        return out
+
+    def fields(self) -> dict[str, Any]:
+        toks = decode(self.state, "|") if self.state else []
+        cur = parse_java_int(toks[0]) if toks else None
+        return {"tracker": self.tracker_id, "current_level": cur,
+                "levels": [self._levels(t) for t in toks[1:]]}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        f = self.fields()
+        return f"TurnTracker {self.tracker_id}: level {f['current_level']} {f['levels']}"
+
+
+class BoardPicker(Command):
+    """``<mapId>BoardPicker\\tboard[/rev]\\tcol\\trow…`` (one triple per board)."""
+
+    TYPE = "BoardPicker"
+    MARK = "BoardPicker\t"
+    __slots__ = ("map_id", "values")
+
+    def _decode(self, raw: str) -> None:
+        toks = decode(raw, TAB)
+        object.__setattr__(self, "map_id", toks[0][: -len("BoardPicker")])
+        object.__setattr__(self, "values", toks[1:])
+
+    def _encode(self) -> str:
+        return encode_str([self.map_id + "BoardPicker", *self.values], TAB)
+
+    def boards(self) -> list[dict[str, Any]]:
+        out = []
+        v = self.values
+        for i in range(0, len(v) - 2, 3):
+            name = v[i]
+            rev = name.endswith("/rev")
+            out.append({"board": name[:-4] if rev else name, "reversed": rev,
+                        "column": parse_java_int(v[i + 1]), "row": parse_java_int(v[i + 2])})
+        return out
+
+    def fields(self) -> dict[str, Any]:
+        return {"map": self.map_id, "boards": self.boards()}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"BoardPicker {self.map_id!r}: " + ", ".join(
+            f"{b['board']}{' (reversed)' if b['reversed'] else ''} at {b['column']},{b['row']}"
+            for b in self.boards())
+
+
+class SetupStack(_TabCommand):
+    TYPE = "SetupStack"
+    PREFIX = "SETUP_STACK\t"
+    __slots__ = ()
+
+
+class Unmask(_TabCommand):
+    TYPE = "Unmask"
+    PREFIX = "UNMASK\t"
+    __slots__ = ()
+
+
+class Notes(_TabCommand):
+    TYPE = "Notes"
+    PREFIX = "NOTES\t"
+    FIELD_NAMES = ("text",)
+    __slots__ = ()
+
+
+class PublicNotes(_TabCommand):
+    TYPE = "PublicNotes"
+    PREFIX = "PNOTES\t"
+    FIELD_NAMES = ("text",)
+    __slots__ = ()
+
+
+class PrivateNote(_TabCommand):
+    TYPE = "PrivateNote"
+    PREFIX = "PNOTE\t"
+    FIELD_NAMES = ("owner", "text")
+    SECRET_FIELDS = ("owner",)
+    __slots__ = ()
+
+
+class SecretNote(_TabCommand):
+    TYPE = "SecretNote"
+    PREFIX = "SNOTE\t"
+    FIELD_NAMES = ("name", "owner", "hidden", "text", "date", "handle")
+    SECRET_FIELDS = ("owner",)
+    __slots__ = ()
+
+
+class Extension(_TabCommand):
+    TYPE = "Extension"
+    PREFIX = "EXT\t"
+    FIELD_NAMES = ("name", "version")
+    __slots__ = ()
+
+
+class StartupGlobalKeyCommand(_TabCommand):
+    TYPE = "StartupGlobalKeyCommand"
+    PREFIX = "SGKC\t"
+    FIELD_NAMES = ("id", "applied")
+    __slots__ = ()
+
+
+class LosThread(_TabCommand):
+    TYPE = "LosThread"
+    PREFIX = "LOS\t"
+    __slots__ = ()
+
+
+class Flare(_TabCommand):
+    TYPE = "Flare"
+    PREFIX = "FLARE\t"
+    __slots__ = ()
+
+
+class SpecialDice(_TabCommand):
+    TYPE = "SpecialDice"
+    PREFIX = "SHOW_RESULTS\t"
+    __slots__ = ()
+
+
+class ChessClock(_TabCommand):
+    TYPE = "ChessClock"
+    PREFIX = "CLOCK\t"
+    __slots__ = ()
+
+
+class Unknown(Command):
+    """A command no encoder here recognises (module-specific, obsolete…): kept verbatim."""
+
+    TYPE = "Unknown"
+    __slots__ = ()
+
+    def fields(self) -> dict[str, Any]:
+        return {"text": self.raw}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        t = self.raw or ""
+        return f"Unknown {t[:120]!r}{'…' if len(t) > 120 else ''}"
+
+
+class Malformed(Unknown):
+    """A command with a known prefix whose fields cannot be decoded; kept verbatim."""
+
+    TYPE = "Malformed"
+    __slots__ = ("error",)
+
+    def fields(self) -> dict[str, Any]:
+        return {"text": self.raw, "error": self.error}
+
+    def summary(self, *, mask: str | None = "********") -> str:
+        return f"Malformed ({self.error}): {(self.raw or '')[:80]!r}"
+
+
+# ================================================================================ dispatch
+
+_BY_PREFIX: list[tuple[str, type[Command]]] = [
+    ("+/", AddPiece), ("-/", RemovePiece), ("D/", ChangePiece), ("M/", MovePiece),
+    ("LOG\t", Log), ("CHAT", Chat), ("UNDO\t", Undo), ("PLAYER\t", Player),
+    ("PYREMOVE\t", PlayerRemove), ("GlobalProperty\t", GlobalProperty),
+    ("MutableProperty\t", MutableProperty), ("SETUP_STACK\t", SetupStack), ("UNMASK\t", Unmask),
+    ("NOTES\t", Notes), ("PNOTES\t", PublicNotes), ("PNOTE\t", PrivateNote), ("SNOTE\t", SecretNote),
+    ("EXT\t", Extension), ("SGKC\t", StartupGlobalKeyCommand), ("LOS\t", LosThread),
+    ("FLARE\t", Flare), ("SHOW_RESULTS\t", SpecialDice), ("CLOCK\t", ChessClock),
+]
+
+COMMAND_TYPES: dict[str, type[Command]] = {c.TYPE: c for c in (
+    NullCommand, BeginSave, EndSave, AddPiece, RemovePiece, ChangePiece, MovePiece, Chat, DiceRoll,
+    Log, Undo, BoardPicker, Player, PlayerRemove, GlobalProperty, MutableProperty, TurnTracker,
+    SetupStack, Unmask, Notes, PublicNotes, PrivateNote, SecretNote, Extension,
+    StartupGlobalKeyCommand, LosThread, Flare, SpecialDice, ChessClock, Unknown, Malformed)}
+
+_depth_var = [0]
+
+
+def decode_leaf(raw: str) -> Command:
+    """Decode one single (non-compound) command string into its typed command."""
+    if raw == "":
+        return NullCommand.parse(raw)
+    cls: type[Command] | None = None
+    c0 = raw[0]
+    if c0 in "+-DM" and len(raw) > 1 and raw[1] == "/":
+        cls = {"+": AddPiece, "-": RemovePiece, "D": ChangePiece, "M": MovePiece}[c0]
+    elif raw == "begin_save":
+        cls = BeginSave
+    elif raw == "end_save":
+        cls = EndSave
+    else:
+        for prefix, k in _BY_PREFIX:
+            if raw.startswith(prefix):
+                cls = k
+                break
+        if cls is Chat and DiceRoll.matches(raw):
+            cls = DiceRoll
+        if cls is None:
+            if raw.startswith("TURN") and TAB in raw:
+                cls = TurnTracker
+            elif BoardPicker.MARK in raw and raw.split(TAB, 1)[0].endswith("BoardPicker"):
+                cls = BoardPicker
+            else:
+                cls = Unknown
+    try:
+        return cls.parse(raw)
+    except RecursionError:
+        raise
+    except CommandError as exc:
+        return _malformed(raw, str(exc))
+    except VassalFormatError as exc:
+        if isinstance(exc, CommandError):
+            raise
+        return _malformed(raw, str(exc))
+
+
+def _malformed(raw: str, error: str) -> Malformed:
+    m = Malformed.parse(raw)
+    object.__setattr__(m, "error", error)
+    return m
+
+
+def _parse(s: str, depth: int) -> Node:
+    if depth > MAX_DEPTH:
+        raise CommandError(f"commands nested deeper than {MAX_DEPTH} levels")
+    if ESC not in s and not (len(s) > 1 and s[0] == "'" and s[-1] == "'"):
+        saved = _depth_var[0]
+        _depth_var[0] = depth
+        try:
+            return decode_leaf(s)
+        finally:
+            _depth_var[0] = saved
+    toks = decode(s, ESC)
+    if len(toks) == 1 and toks[0] == s:
+        saved = _depth_var[0]
+        _depth_var[0] = depth
+        try:
+            return decode_leaf(s)
+        finally:
+            _depth_var[0] = saved
+    node = Compound([_parse(t, depth + 1) for t in toks])
+    node._raw = s
+    node._orig = tuple(id(i) for i in node.items)
+    return node
+
+
+def parse_commands(text: str) -> Node:
+    """Parse a whole ``savedGame`` text (or any command string) into a command tree."""
+    return _parse(text, 0)
+
+
+def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:
+    """Leaves in document order with their nesting depth (Log inners are not entered)."""
+    if isinstance(node, Command):
+        yield depth, node
+        return
+    stack: list[tuple[Iterator[Node], int]] = [(iter(node.items), depth + 1)]  # type: ignore[attr-defined]
+    while stack:
+        it, d = stack[-1]
+        for child in it:
+            if isinstance(child, Compound):
+                stack.append((iter(child.items), d + 1))
+                break
+            yield d, child  # type: ignore[misc]
+        else:
+            stack.pop()

@@ -1,0 +1,35 @@
+"""One exception hierarchy for everything the VASSAL codec rejects.
+
+Every error carries a short, human-readable message that names what was wrong
+(and, where known, which entry or command), so a CLI can print it on one line.
+"""
+
+from __future__ import annotations
+
+
+class VassalFormatError(ValueError):
+    """The input is not a well-formed VASSAL file, archive or string."""
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ArchiveError(VassalFormatError):
+    """The ZIP container is unreadable or unsafe (not a zip, zip-slip, bomb, too large)."""
+
+
+class PayloadError(VassalFormatError):
+    """The ``savedGame`` payload cannot be decoded (truncated, bad hex, bad XZ, not UTF-8)."""
+
+
+class CommandError(VassalFormatError):
+    """A command string cannot be decoded."""
+
+
+class PieceError(VassalFormatError):
+    """A piece type or state string cannot be decoded."""
+
+
+class BuildFileError(VassalFormatError):
+    """A buildFile is unreadable, unsafe or structurally wrong."""

@@ -1,0 +1,323 @@
+"""Trait base class, field kinds, key strokes and the pass-through trait.
+
+A trait owns two strings, as in VASSAL (vassal-format.md §3.2, §3.5):
+
+* its **type**: the id prefix (``emb2;``) followed by its fields, ``;``-encoded;
+* its **state**: one string (often empty) that changes during play.
+
+Type fields are kept as the decoded tokens read from the file, so a trait that was not
+changed re-encodes to exactly the bytes it was read from (the raw string is kept and
+reused until a field is set). Typed access goes through the field table of each class:
+``trait.get("name")`` / ``trait.set("name", value)`` or plain attributes
+(``layer.images``). Missing trailing fields read as the class's default, as VASSAL's
+``Decoder.nextToken(default)`` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from builder.vassal.errors import PieceError
+from builder.vassal.sequence import decode, encode_str, java_double, parse_java_int
+
+__all__ = ["KeyStroke", "Field", "Trait", "PassthroughTrait", "F"]
+
+
+# ----------------------------------------------------------------------------- keystrokes
+
+@dataclass(frozen=True)
+class KeyStroke:
+    """A VASSAL ``NamedKeyStroke``: key code + modifiers, or a named command (§3.3)."""
+
+    code: int = 0
+    modifiers: int = 0
+    name: str | None = None
+
+    @classmethod
+    def parse(cls, s: str | None) -> "KeyStroke | None":
+        if not s:
+            return None
+        if "," not in s:  # legacy: one character = Ctrl + that character
+            return cls(ord(s[0].upper()), 130)
+        parts = s.split(",")
+        code = parse_java_int(parts[0]) or 0
+        mods = parse_java_int(parts[1]) or 0 if len(parts) > 1 else 0
+        name = parts[2] if len(parts) > 2 and parts[2] else None
+        return cls(code, mods, name)
+
+    def encode(self) -> str:
+        base = f"{self.code},{self.modifiers}"
+        return f"{base},{self.name}" if self.name else base
+
+    @classmethod
+    def named(cls, name: str) -> "KeyStroke":
+        return cls(0, 0, name)
+
+    def __str__(self) -> str:
+        if self.name:
+            return self.name
+        mods = []
+        for bit, label in ((130, "Ctrl"), (585 - 520, "Shift"), (520, "Alt"), (260, "Meta")):
+            if self.modifiers & bit == bit:
+                mods.append(label)
+        ch = chr(self.code) if 48 <= self.code <= 90 else f"#{self.code}"
+        return "+".join(mods + [ch])
+
+
+def _enc_keys(keys: list[KeyStroke | None] | None) -> str:
+    return encode_str([k.encode() if k else "" for k in (keys or [])], ",") if keys else ""
+
+
+def _dec_keys(s: str | None) -> list[KeyStroke | None]:
+    if not s:
+        return []
+    if "," not in s:  # legacy: each char is Ctrl+char
+        return [KeyStroke(ord(c.upper()), 130) for c in s]
+    return [KeyStroke.parse(t) for t in decode(s, ",")]
+
+
+# ---------------------------------------------------------------------------------- fields
+
+@dataclass(frozen=True)
+class Field:
+    """One type field: name, kind and the reader's default (as a Python value)."""
+
+    name: str
+    kind: str = "str"      # str|int|double|bool|key|keys|list|char|color
+    default: Any = ""
+
+    def parse(self, token: str | None) -> Any:
+        if token is None:
+            return self.default
+        k = self.kind
+        if k == "str":
+            return token
+        if k == "int":
+            v = parse_java_int(token.strip())
+            return self.default if v is None else v
+        if k == "double":
+            try:
+                return float(token) if token else self.default
+            except ValueError:
+                return self.default
+        if k == "bool":
+            return token == "true"
+        if k == "key":
+            return KeyStroke.parse(token)
+        if k == "keys":
+            return _dec_keys(token)
+        if k == "list":
+            return decode(token, ",") if token else []
+        if k == "char":
+            return token[0] if token else self.default
+        if k == "color":
+            if not token:
+                return None
+            parts = token.split(",")
+            try:
+                return tuple(int(p) for p in parts)
+            except ValueError:
+                return self.default
+        raise AssertionError(k)
+
+    def format(self, value: Any) -> str:
+        k = self.kind
+        if value is None:
+            return ""
+        if k == "bool":
+            return "true" if value else "false"
+        if k == "int":
+            return str(int(value))
+        if k == "double":
+            return java_double(float(value))
+        if k == "key":
+            return value.encode() if isinstance(value, KeyStroke) else str(value)
+        if k == "keys":
+            return _enc_keys(list(value))
+        if k == "list":
+            return encode_str([str(v) for v in value], ",") if value else ""
+        if k == "color":
+            return ",".join(str(int(c)) for c in value) if not isinstance(value, str) else value
+        return str(value)
+
+
+def F(name: str, kind: str = "str", default: Any = "") -> Field:
+    return Field(name, kind, default)
+
+
+# ----------------------------------------------------------------------------------- trait
+
+class Trait:
+    """Base of every trait (and of the innermost BasicPiece/Stack/Deck)."""
+
+    ID: ClassVar[str] = ""                 # type prefix up to and including the first ";"
+    NAME: ClassVar[str] = "Trait"          # human name (VASSAL editor name)
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    DEFAULT_STATE: ClassVar[str] = ""
+    #: the state holds a player id (= the player's password in VASSAL); never print it
+    SECRET_STATE: ClassVar[bool] = False
+    INNERMOST: ClassVar[bool] = False
+
+    __slots__ = ("_tokens", "_raw_type", "_state", "type_dirty", "state_dirty")
+
+    def __init__(self, **values: Any) -> None:
+        self._tokens: list[str] = []
+        self._raw_type: str | None = None
+        self._state: str = self.DEFAULT_STATE
+        self.type_dirty = True
+        self.state_dirty = True
+        fields = self.fields()
+        for f in fields:  # write every field with its default, then the given values
+            self._tokens.append(f.format(f.default))
+        for k, v in values.items():
+            if k == "state":
+                self._state = v
+            else:
+                self.set(k, v)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_type(cls, type_str: str, state: str | None = None) -> "Trait":
+        t = cls.__new__(cls)
+        t._raw_type = type_str
+        t._tokens = t._split_type(type_str)
+        t._state = cls.DEFAULT_STATE if state is None else state
+        t.type_dirty = False
+        t.state_dirty = False
+        return t
+
+    def _split_type(self, type_str: str) -> list[str]:
+        """Type string → field tokens (the prefix token is dropped, as VASSAL does)."""
+        return decode(type_str, ";")[1:]
+
+    def _join_type(self) -> str:
+        head = self.ID[:-1] if self.ID.endswith(";") else self.ID
+        return encode_str([head, *self._tokens], ";")
+
+    # ------------------------------------------------------------------ codecs
+    def type_string(self) -> str:
+        if not self.type_dirty and self._raw_type is not None:
+            return self._raw_type
+        return self._join_type()
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        self._state = "" if value is None else value
+        self.state_dirty = True
+
+    def state_string(self) -> str:
+        return self._state
+
+    # ------------------------------------------------------------------ fields
+    def fields(self) -> tuple[Field, ...]:
+        return self.FIELDS
+
+    def _field(self, name: str) -> tuple[int, Field]:
+        for i, f in enumerate(self.fields()):
+            if f.name == name:
+                return i, f
+        raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+
+    @property
+    def tokens(self) -> list[str]:
+        """The raw type field tokens (a copy)."""
+        return list(self._tokens)
+
+    def get(self, name: str) -> Any:
+        i, f = self._field(name)
+        return f.parse(self._tokens[i] if i < len(self._tokens) else None)
+
+    def set(self, name: str, value: Any) -> None:
+        i, f = self._field(name)
+        fields = self.fields()
+        while len(self._tokens) <= i:  # pad missing trailing fields with their defaults
+            pf = fields[len(self._tokens)]
+            self._tokens.append(pf.format(pf.default))
+        self._tokens[i] = f.format(value)
+        self.type_dirty = True
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        for f in type(self).FIELDS if not self._dynamic_fields() else self.fields():
+            if f.name == name:
+                return self.get(name)
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}")
+
+    @classmethod
+    def _dynamic_fields(cls) -> bool:
+        return cls.fields is not Trait.fields
+
+    def as_dict(self) -> dict[str, Any]:
+        """Decoded type fields (JSON-friendly) for reports."""
+        out: dict[str, Any] = {}
+        for i, f in enumerate(self.fields()):
+            if i >= len(self._tokens):
+                break
+            v = f.parse(self._tokens[i])
+            if isinstance(v, KeyStroke):
+                v = v.encode()
+            elif isinstance(v, list):
+                v = [x.encode() if isinstance(x, KeyStroke) else x for x in v]
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        extra = self._tokens[len(self.fields()):]
+        if extra:
+            out["_extra"] = extra
+        return out
+
+    def state_dict(self) -> dict[str, Any]:
+        """Decoded state for reports; subclasses refine."""
+        return {"state": self._state}
+
+    def secret_values(self) -> list[str]:
+        """Values in the state that are player ids (passwords)."""
+        return []
+
+    @property
+    def id(self) -> str:
+        return self.ID
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.type_string()[:60]!r} state={self._state[:30]!r}>"
+
+
+class PassthroughTrait(Trait):
+    """Any trait this codec does not model (module-specific ``locmsg;``, VASL ``moved;`` ...).
+
+    Type and state are kept verbatim and re-encoded byte for byte.
+    """
+
+    NAME = "Unknown trait"
+    __slots__ = ()
+
+    @classmethod
+    def from_type(cls, type_str: str, state: str | None = None) -> "PassthroughTrait":
+        t = super().from_type(type_str, state)
+        return t  # type: ignore[return-value]
+
+    def _split_type(self, type_str: str) -> list[str]:
+        return [type_str]
+
+    def _join_type(self) -> str:
+        return self._tokens[0] if self._tokens else ""
+
+    @property
+    def id(self) -> str:  # prefix up to and including the first ';' (whole string if none)
+        t = self._raw_type or ""
+        i = t.find(";")
+        return t if i < 0 else t[: i + 1]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type_string()}
+
+
+def require(cond: bool, message: str) -> None:
+    if not cond:
+        raise PieceError(message)
