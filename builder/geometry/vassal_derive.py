@@ -1,0 +1,175 @@
+"""Derive VASSAL HexGrid + HexGridNumbering attributes from a Grid.
+
+Goal: at every hex centre of a board (our pixels, minus the board's origin, rounded to
+ints) VASSAL's locationName reports our hex ID for that board's sheet.
+
+Mapping: VASSAL's raw column nx indexes the straight lines of hexes (our rows in a pointy
+grid, our columns in a flat one) and its raw row ny the position along a line; 'sideways'
+is set when those lines are horizontal in the image. Geometry (dx, dy, x0, y0) follows
+from the layout; the parity of nx is forced by which lines sit half a hex further along.
+Directions where our index decreases along VASSAL's axis need 'descending' numbering.
+The numbering stagger flag and the offsets are then solved by evaluating VASSAL's own
+naming (vassal_grid.location_name) at a reference hex and its neighbours, which avoids a
+second, hand-derived copy of VASSAL's rules that could drift from the first.
+"""
+import math
+from dataclasses import dataclass
+
+from .errors import GeometryError
+from .grid import Grid, SheetExtent
+from .hex_ids import Token
+from .hexes import Hex
+from .vassal_grid import VassalHexGrid, VassalNumbering, column_row, location_name
+
+
+@dataclass(frozen=True)
+class VassalBoardGrid:
+    """Everything a generator needs for one Board: its grid, numbering and placement."""
+
+    sheet: str | None
+    grid: VassalHexGrid
+    numbering: VassalNumbering
+    board_origin: tuple[int, int]   # board's top-left corner in the Grid's image frame
+    board_size: tuple[int, int]     # board image width, height (pixels)
+
+    def board_point(self, xy: tuple[float, float]) -> tuple[int, int]:
+        """Board pixel (ints, as VASSAL stores pieces) of a point in the Grid's frame."""
+        return (round(xy[0] - self.board_origin[0]), round(xy[1] - self.board_origin[1]))
+
+
+def board_bounds(grid: Grid, sheet: str | None = None) -> tuple[int, int, int, int]:
+    """(left, top, width, height) in ints of the board image for a sheet (None: the whole
+    grid image). A sheet's board is its whole-hex bounding box plus the grid margin."""
+    if sheet is None and not grid.spec.has_sheets:
+        w, h = grid.image_size
+        return 0, 0, math.ceil(w), math.ceil(h)
+    left, top, right, bottom = grid.pixel_bounds(grid.extent(sheet).hexes())
+    m = grid.spec.margin
+    x, y = math.floor(left - m), math.floor(top - m)
+    return x, y, math.ceil(right + m) - x, math.ceil(bottom + m) - y
+
+
+def derive_vassal_grid(grid: Grid, sheet: str | None = None,
+                       board_origin: tuple[int, int] | None = None,
+                       board_size: tuple[int, int] | None = None,
+                       check: bool = True) -> VassalBoardGrid:
+    """VASSAL attributes for the board showing ``sheet`` (None for a sheet-less grid).
+
+    With check=True every hex of the sheet is verified and a GeometryError names the
+    first hex VASSAL would misname.
+    """
+    ext = grid.extent(sheet if grid.spec.has_sheets else None)
+    bx, by, bw, bh = board_bounds(grid, ext.sheet.id)
+    origin = board_origin if board_origin is not None else (bx, by)
+    size = board_size if board_size is not None else (bw, bh)
+    lay, lat = grid.layout, grid.lattice
+    sideways = lay.u_horizontal
+    # Sign of our line index along VASSAL's canonical x, of our position along canonical y.
+    s_line = lay.v_dir[1] if sideways else lay.v_dir[0]
+    s_pos = lay.u_dir[0] if sideways else lay.u_dir[1]
+    dx, dy = lay.line_gap, lay.size
+
+    ref = Hex(ext.col_min, ext.row_min)
+    rx, ry = ref_point = _board_xy(grid, ref, origin)
+    cx, cy = (ry, rx) if sideways else (rx, ry)
+    line0, _ = lat.line_pos(ref)
+    # VASSAL's odd raw columns are dy/2 further along canonical y than the even ones.
+    want_odd = bool(lat.shifted(line0)) == (s_pos > 0)
+    nx0 = math.floor(cx / dx)
+    if (nx0 % 2 == 1) != want_odd:
+        nx0 -= 1
+    x0 = round(cx - nx0 * dx)
+    lift = dy / 2 if nx0 % 2 else 0.0
+    ny0 = math.floor((cy - lift) / dy)
+    y0 = round(cy - lift - ny0 * dy)
+    vgrid = VassalHexGrid(dx=dx, dy=dy, x0=x0, y0=y0, sideways=sideways)
+
+    line_axis, pos_axis = ("row", "col") if lat.pointy else ("col", "row")
+    col_desc, row_desc = s_line < 0, s_pos < 0
+    h_desc, v_desc = (row_desc, col_desc) if sideways else (col_desc, row_desc)
+    base = dict(first="H", sep="", h_type=_kind(grid, line_axis), v_type=_kind(grid, pos_axis),
+                h_leading=_leading(grid, line_axis), v_leading=_leading(grid, pos_axis),
+                h_descend=h_desc, v_descend=v_desc,
+                location_format=_location_format(grid, ext, line_axis))
+    probes = [ref] + [n for n in lat.neighbours(ref) if ext.contains(n)]
+    for stagger in (False, True):
+        trial = VassalNumbering(h_off=0, v_off=0, stagger=stagger, **base)
+        col, row = column_row(vgrid, trial, ref_point, size)
+        numbering = VassalNumbering(h_off=_value(ext, ref, line_axis) - col,
+                                    v_off=_value(ext, ref, pos_axis) - row,
+                                    stagger=stagger, **base)
+        if all(_named_right(grid, ext, vgrid, numbering, h, origin, size) for h in probes):
+            break
+    else:  # pragma: no cover - would mean the lattice and VASSAL's disagree in topology
+        raise GeometryError(f"no VASSAL numbering reproduces sheet {ext.sheet.id!r}")
+    result = VassalBoardGrid(ext.sheet.id, vgrid, numbering, tuple(origin), tuple(size))
+    if check:
+        for h in ext.hexes():
+            if not _named_right(grid, ext, vgrid, numbering, h, origin, size):
+                got = location_name(vgrid, numbering, _board_xy(grid, h, origin), size)
+                raise GeometryError(f"VASSAL would name {_local_name(grid, ext, h)!r} as "
+                                    f"{got!r} (sheet {ext.sheet.id!r})")
+    return result
+
+
+def derive_all(grid: Grid, check: bool = True) -> list[VassalBoardGrid]:
+    """One VassalBoardGrid per sheet (a single one for a sheet-less grid)."""
+    if not grid.spec.has_sheets:
+        return [derive_vassal_grid(grid, None, check=check)]
+    return [derive_vassal_grid(grid, e.sheet.id, check=check) for e in grid.extents]
+
+
+def local_name(grid: Grid, sheet: str | None, h: Hex) -> str:
+    """The hex's ID on one particular sheet (an alias on seams)."""
+    return _local_name(grid, grid.extent(sheet), h)
+
+
+def _local_name(grid: Grid, ext: SheetExtent, h: Hex) -> str:
+    s = ext.sheet
+    return grid.spec.id.format(s.id, h.col - s.origin_col, h.row - s.origin_row,
+                               s.columns.first, s.rows.first)
+
+
+def _board_xy(grid: Grid, h: Hex, origin) -> tuple[int, int]:
+    x, y = grid.centre(h)
+    return round(x - origin[0]), round(y - origin[1])
+
+
+def _named_right(grid, ext, vgrid, numbering, h, origin, size) -> bool:
+    return location_name(vgrid, numbering, _board_xy(grid, h, origin), size) == \
+        _local_name(grid, ext, h)
+
+
+def _value(ext: SheetExtent, h: Hex, axis: str) -> int:
+    """The number VASSAL must print for this axis: the local index, or the letter
+    ordinal (A = 0) for letter labels."""
+    s = ext.sheet
+    if axis == "col":
+        local, a = h.col - s.origin_col, s.columns
+    else:
+        local, a = h.row - s.origin_row, s.rows
+    return local - a.first if a.labels == "letters" else local
+
+
+def _kind(grid: Grid, axis: str) -> str:
+    a = grid.spec.columns if axis == "col" else grid.spec.rows
+    return "A" if a.labels == "letters" else "N"
+
+
+def _leading(grid: Grid, axis: str) -> int:
+    token = grid.spec.id.token(axis)
+    return max(token.width - 1, 0) if token else 0
+
+
+def _location_format(grid: Grid, ext: SheetExtent, line_axis: str) -> str:
+    """Our ID template in VASSAL's FormattedString syntax. VASSAL's 'column' part is the
+    line index, so {row} of a pointy grid becomes $column$."""
+    out = []
+    for part in grid.spec.id.parts:
+        if not isinstance(part, Token):
+            out.append(part)
+        elif part.name == "sheet":
+            out.append(ext.sheet.id or "")
+        else:
+            out.append("$column$" if part.name == line_axis else "$row$")
+    return "".join(out)
