@@ -131,7 +131,9 @@ def _joinable(first: SourceList) -> SourceList:
     return joined
 
 
-def resolve_map(doc: SourceMap, sources: GameSources) -> Path | None:
+def resolve_map(doc: SourceMap, sources: GameSources) -> list[Path] | None:
+    """The map's files: a path ending in .yaml (relative to the declaring file), or for a bare name
+    ``maps/<name>.yaml`` and/or every YAML file under ``maps/<name>/`` (merged like counters)."""
     game = doc.get("game")
     ref = game.get("map") if isinstance(game, dict) else None
     if not isinstance(ref, str) or not ref:
@@ -139,5 +141,7 @@ def resolve_map(doc: SourceMap, sources: GameSources) -> Path | None:
     if ref.endswith((".yaml", ".yml")):
         declaring = Path(getattr(game, "file", ""))
         base = (sources.display_base / declaring).parent if declaring else sources.root
-        return (base / ref).resolve()
-    return sources.root / "maps" / f"{ref}.yaml"
+        return [(base / ref).resolve()]
+    single, folder = sources.root / "maps" / f"{ref}.yaml", sources.root / "maps" / ref
+    files = ([single] if single.is_file() else []) + (_yaml_files(folder) if folder.is_dir() else [])
+    return files or [single]

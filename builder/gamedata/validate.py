@@ -11,7 +11,7 @@ from builder.gamedata.crossref import Checker
 from builder.gamedata.diagnostics import Diagnostic
 from builder.gamedata.model import Game
 from builder.gamedata.sources import GameSources, find_game, load_merged, resolve_map
-from builder.gamedata.yamlsource import YamlError, load_file, locate
+from builder.gamedata.yamlsource import locate
 
 
 @dataclass
@@ -42,18 +42,19 @@ def validate_sources(sources: GameSources) -> Report:
     if doc:
         diags += schemacheck.check(doc, schemacheck.GAME_SCHEMA_ID)
     map_doc, grid = None, None
-    map_path = resolve_map(doc, sources) if doc else None
-    if map_path is not None:
-        try:
-            map_doc, problems = load_file(map_path, sources.display(map_path))
-            diags += problems
-            diags += schemacheck.check(map_doc, schemacheck.MAP_SCHEMA_ID)
-            grid = _grid(map_doc, diags)
-        except YamlError as exc:
+    map_paths = resolve_map(doc, sources) if doc else None
+    if map_paths:
+        if len(map_paths) == 1 and not map_paths[0].is_file():
             file, line, col = locate(doc, ("game", "map"))
-            diags.append(Diagnostic(file, line, col, "game.map", f"map file {sources.display(map_path)}: "
-                                    + exc.diagnostics[0].message))
-            map_doc = None
+            diags.append(Diagnostic(file, line, col, "game.map",
+                                    f"map file {sources.display(map_paths[0])}: file not found"))
+        else:
+            loaded_map = load_merged(map_paths, sources.display)
+            diags += loaded_map.diagnostics
+            map_doc = loaded_map.data
+            if map_doc:
+                diags += schemacheck.check(map_doc, schemacheck.MAP_SCHEMA_ID)
+                grid = _grid(map_doc, diags)
     game = Game.from_documents(doc, map_doc)
     try:
         diags += Checker(game, grid).run()

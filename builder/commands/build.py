@@ -1,0 +1,93 @@
+"""``vassal-builder build [GAME ...]``: validate, then render maps and counters and package the module.
+
+Each build step lives in its own module and is found by name, so a step that is not in this version
+is reported rather than silently skipped. A step is ``build(report, out_dir, progress) -> list[Path]``
+where ``report`` is the validation report (with the resolved game model and grid).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from builder.gamedata.sources import GameNotFound, REPO_ROOT, shipped_games
+from builder.gamedata.validate import validate_game
+from builder.progress import Progress
+
+STEPS = {
+    "map": "builder.render.map_build",
+    "counters": "builder.render.counter_build",
+    "module": "builder.module.package",
+}
+
+
+def register(sub, name, summary):
+    p = sub.add_parser(name, help=summary, description=(
+        "Validate each GAME, then render its map(s) and counters and package its VASSAL module into "
+        "dist/GAME/. With no GAME, builds every shipped game. Exits 1 if a game does not validate; "
+        "nothing already in dist/ is overwritten by a failed step."))
+    p.add_argument("games", metavar="GAME", nargs="*", help="shipped game names or paths (default: all shipped games)")
+    p.add_argument("--only", choices=sorted(STEPS), action="append",
+                   help="build only this step (repeatable): map, counters or module")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: dist/ in the repository)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
+    return p
+
+
+def _step(name):
+    try:
+        return importlib.import_module(STEPS[name])
+    except ModuleNotFoundError as exc:
+        if exc.name and STEPS[name].startswith(exc.name):
+            return None
+        raise
+
+
+def run(args) -> int:
+    games = args.games or shipped_games()
+    if not games:
+        print("vassal-builder: build: no games to build", file=sys.stderr)
+        return 2
+    out_root = args.out or (REPO_ROOT / "dist")
+    progress = Progress(enabled=not args.quiet)
+    steps = args.only or list(STEPS)
+    result, status = {}, 0
+    for game in games:
+        try:
+            report = validate_game(game)
+        except GameNotFound as exc:
+            print(f"vassal-builder: build: {exc}", file=sys.stderr)
+            return 2
+        if not report.ok:
+            for d in report.errors:
+                print(d.format(), file=sys.stderr)
+            print(f"vassal-builder: build: {report.game} has {len(report.errors)} error(s); nothing built", file=sys.stderr)
+            status = 1
+            continue
+        out_dir = out_root / report.game
+        written = []
+        for name in steps:
+            module = _step(name)
+            if module is None:
+                progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
+                if args.only:
+                    status = max(status, 3)
+                continue
+            try:
+                written += module.build(report, out_dir, progress)
+            except BuildError as exc:
+                print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
+                status = 1
+        result[report.game] = [str(p) for p in written]
+        if not args.json:
+            progress.note(f"{report.game}: wrote {len(written)} file(s) under {out_dir}")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return status
+
+
+class BuildError(Exception):
+    """A build step could not finish; the message says why. Nothing partial is left behind."""
