@@ -14,6 +14,7 @@ from pathlib import Path
 
 from builder.gamedata.sources import GameNotFound, REPO_ROOT, shipped_games
 from builder.gamedata.validate import validate_game
+from builder.errors import BuildError
 from builder.progress import Progress
 
 STEPS = {
@@ -88,6 +89,3 @@ def run(args) -> int:
         print(json.dumps(result, indent=2))
     return status
 
-
-class BuildError(Exception):
-    """A build step could not finish; the message says why. Nothing partial is left behind."""
