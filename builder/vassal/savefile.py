@@ -269,3 +269,59 @@ def read_save(source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIM
         except OSError as exc:
             raise VassalFormatError(f"cannot read file: {exc.strerror or exc}") from None
     return SaveFile.from_bytes(data, limits=limits, max_saved_game=max_saved_game)
+
+
+# ------------------------------------------------------------------------- metadata
+
+def make_metadata(*, name: str | None = None, version: str = "", vassal_version: str = "3.6.0",
+                  description: str | None = None, date_saved: int = 0,
+                  extra1: str | None = None, extra2: str | None = None) -> bytes:
+    """``moduledata`` (with *name*) or ``savedata`` (without) XML, as VASSAL writes it (§1.3).
+
+    ``date_saved`` is milliseconds since the epoch; pass a fixed value for reproducible files.
+    """
+    from lxml import etree
+
+    root = etree.Element("data", version="1")
+
+    def add(tag: str, text: str | None) -> None:
+        el = etree.SubElement(root, tag)
+        if text:
+            el.text = text
+
+    add("version", version)
+    if extra1 is not None:
+        add("extra1", extra1)
+    if extra2 is not None:
+        add("extra2", extra2)
+    if not vassal_version:
+        raise ValueError("VassalVersion must not be empty (VASSAL would look for a legacy buildFile)")
+    add("VassalVersion", vassal_version)
+    add("dateSaved", str(int(date_saved)))
+    if description is not None:
+        add("description", description)
+    if name is not None:
+        add("name", name)
+    etree.indent(root, space="  ")
+    return (b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+            + etree.tostring(root, encoding="UTF-8") + b"\n")
+
+
+def read_metadata(data: bytes) -> dict[str, str]:
+    """Parse ``moduledata``/``savedata`` securely into {element: trimmed text} (first of each)."""
+    from lxml import etree
+
+    if len(data) > 1024**2:
+        raise VassalFormatError("metadata entry is too large")
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        raise VassalFormatError("metadata has a DOCTYPE/ENTITY declaration (not allowed)")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise VassalFormatError(f"metadata is not well-formed XML: {exc}") from None
+    out: dict[str, str] = {}
+    for el in root:
+        if isinstance(el.tag, str) and el.tag not in out and el.get("lang") is None:
+            out[el.tag] = (el.text or "").strip()
+    return out

@@ -1,0 +1,138 @@
+"""Decoded, password-safe views of a save's command stream (used by ``vassal-builder dump``).
+
+Player ids in VASSAL saves are the players' passwords (``PLAYER``, ``M/`` player id,
+private/secret note owners, Mask/Invisible/Restricted states). Every view built here masks
+them: structurally (the fields known to hold them) and, as a safety net, wherever one of
+the collected values appears as a whole token anywhere else in the output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from builder.vassal.commands import AddPiece, ChangePiece, Command, Log, iter_leaves
+from builder.vassal.errors import VassalFormatError
+from builder.vassal.piece import Piece, split_layers
+from builder.vassal.savefile import SaveFile
+
+__all__ = ["MASK", "collect_secrets", "save_report", "format_lines", "Masker"]
+
+MASK = "********"
+_DELIMS = ";/\t\\,|:"
+
+
+def collect_secrets(save: SaveFile) -> set[str]:
+    """Every player id (password) that appears in the save's commands."""
+    out: set[str] = set()
+    for _, c in save.leaves():
+        try:
+            out.update(v for v in c.secret_values() if v)
+        except VassalFormatError:
+            continue
+    out.discard("null")
+    return out
+
+
+class Masker:
+    """Replace secret values that appear as whole tokens inside strings."""
+
+    def __init__(self, secrets: set[str], mask: str = MASK) -> None:
+        self.mask = mask
+        self.secrets = secrets
+        if secrets:
+            alts = "|".join(re.escape(s) for s in sorted(secrets, key=len, reverse=True))
+            d = re.escape(_DELIMS)
+            self._re = re.compile(rf"(?:(?<=^)|(?<=[{d}\s<>]))(?:{alts})(?=$|[{d}\s<>])")
+        else:
+            self._re = None
+
+    def __call__(self, obj: Any) -> Any:
+        if self._re is None:
+            return obj
+        if isinstance(obj, str):
+            if obj in self.secrets:
+                return self.mask
+            return self._re.sub(self.mask, obj)
+        if isinstance(obj, list):
+            return [self(v) for v in obj]
+        if isinstance(obj, dict):
+            return {k: self(v) for k, v in obj.items()}
+        return obj
+
+
+def _change_details(c: ChangePiece, types: dict[str, str], mask: str | None) -> dict[str, Any] | None:
+    t = types.get(c.piece_id)
+    if t is None:
+        return None
+    try:
+        new = Piece.decode(t, c.new_state)
+        old = Piece.decode(t, c.old_state) if c.old_state is not None else None
+    except VassalFormatError:
+        return None
+    changes = []
+    for i, layer in enumerate(new.layers):
+        before = old.layers[i] if old is not None and i < len(old.layers) else None
+        if before is not None and before.state_string() == layer.state_string():
+            continue
+        entry: dict[str, Any] = {"layer": i, "trait": layer.id}
+        d_new = new.describe(mask=mask)["layers"][i]["state"]
+        entry["new"] = d_new
+        if before is not None:
+            entry["old"] = old.describe(mask=mask)["layers"][i]["state"]  # type: ignore[union-attr]
+        changes.append(entry)
+    return {"name": new.name, "changes": changes}
+
+
+def _entry(c: Command, types: dict[str, str], mask: str | None) -> dict[str, Any]:
+    try:
+        d = c.to_dict(mask=mask)
+    except VassalFormatError as exc:
+        d = {"type": "Malformed", "text": c.raw, "error": str(exc)}
+    inner = c.inner if isinstance(c, Log) else c
+    if isinstance(inner, ChangePiece):
+        det = _change_details(inner, types, mask)
+        if det is not None:
+            (d["command"] if isinstance(c, Log) else d).update(det)
+    return d
+
+
+def _track(c: Command, types: dict[str, str]) -> None:
+    inner = c.inner if isinstance(c, Log) else c
+    if isinstance(inner, AddPiece) and inner.piece_id:
+        types[inner.piece_id] = inner.type_string
+
+
+def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
+    """``{"encoding", "counts", "commands"}`` — the ``dump --json`` object."""
+    masker = Masker(collect_secrets(save), mask) if mask is not None else (lambda o: o)
+    counts: Counter[str] = Counter()
+    commands = []
+    types: dict[str, str] = {}
+    for index, (depth, c) in enumerate(save.leaves()):
+        _track(c, types)
+        counts[c.TYPE] += 1
+        if isinstance(c, Log):
+            for _, ic in iter_leaves(c.inner):
+                counts[ic.TYPE] += 1
+        e = {"index": index, "depth": depth}
+        e.update(_entry(c, types, mask))
+        commands.append(masker(e))
+    return {"encoding": save.encoding, "counts": dict(sorted(counts.items())), "commands": commands}
+
+
+def format_lines(save: SaveFile, *, mask: str | None = MASK) -> list[str]:
+    """One readable line per command (nesting shown by indentation)."""
+    masker = Masker(collect_secrets(save), mask) if mask is not None else (lambda o: o)
+    lines = []
+    types: dict[str, str] = {}
+    for index, (depth, c) in enumerate(save.leaves()):
+        _track(c, types)
+        try:
+            s = c.summary(mask=mask)
+        except VassalFormatError as exc:
+            s = f"Malformed {c.TYPE}: {exc}"
+        s = s.replace("\n", "\\n").replace("\x1b", "\\e")
+        lines.append(masker(f"{index:6d} {'  ' * max(depth - 1, 0)}{s}"))
+    return lines
