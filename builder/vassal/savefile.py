@@ -123,10 +123,19 @@ def decode_payload(payload: bytes, *, max_size: int = MAX_SAVED_GAME) -> tuple[s
 
 
 def _plausible(text: str) -> bool:
-    """A VASSAL command text starts with a printable token (begin_save, a command…)."""
+    """Does a de-obfuscated text look like VASSAL commands?
+
+    A wrong key turns ESC separators into other characters, so a multi-command text without
+    any ESC whose first command is not recognised is taken as a wrong key.
+    """
     head = text[:64]
     ctrl = sum(1 for ch in head if ord(ch) < 32 and ch not in "\t\n\r\x1b")
-    return ctrl <= len(head) // 4
+    if ctrl > len(head) // 4:
+        return False
+    if "\x1b" in text:
+        return True
+    from builder.vassal.commands import Unknown, decode_leaf
+    return not isinstance(decode_leaf(text), Unknown)
 
 
 def encode_payload(text: str, encoding: str = "vcsk", key: int | None = None) -> bytes:
