@@ -8,9 +8,9 @@ grid, our columns in a flat one) and its raw row ny the position along a line; '
 is set when those lines are horizontal in the image. Geometry (dx, dy, x0, y0) follows
 from the layout; the parity of nx is forced by which lines sit half a hex further along.
 Directions where our index decreases along VASSAL's axis need 'descending' numbering.
-The numbering stagger flag and the offsets are then solved by evaluating VASSAL's own
-naming (vassal_grid.location_name) at a reference hex and its neighbours, which avoids a
-second, hand-derived copy of VASSAL's rules that could drift from the first.
+The offsets are then solved by evaluating VASSAL's own naming (vassal_grid.column_row)
+at a reference hex, which avoids a second, hand-derived copy of VASSAL's rules; the
+result is verified on every hex (check=True).
 """
 import math
 from dataclasses import dataclass
@@ -91,17 +91,12 @@ def derive_vassal_grid(grid: Grid, sheet: str | None = None,
                 h_leading=_leading(grid, line_axis), v_leading=_leading(grid, pos_axis),
                 h_descend=h_desc, v_descend=v_desc,
                 location_format=_location_format(grid, ext, line_axis))
-    probes = [ref] + [n for n in lat.neighbours(ref) if ext.contains(n)]
-    for stagger in (False, True):
-        trial = VassalNumbering(h_off=0, v_off=0, stagger=stagger, **base)
-        col, row = column_row(vgrid, trial, ref_point, size)
-        numbering = VassalNumbering(h_off=_value(ext, ref, line_axis) - col,
-                                    v_off=_value(ext, ref, pos_axis) - row,
-                                    stagger=stagger, **base)
-        if all(_named_right(grid, ext, vgrid, numbering, h, origin, size) for h in probes):
-            break
-    else:  # pragma: no cover - would mean the lattice and VASSAL's disagree in topology
-        raise GeometryError(f"no VASSAL numbering reproduces sheet {ext.sheet.id!r}")
+    # stagger=False: the parity of nx was chosen so that VASSAL's shifted columns are ours,
+    # hence equal positions along adjacent lines keep one number, as in our offset scheme.
+    trial = VassalNumbering(h_off=0, v_off=0, stagger=False, **base)
+    col, row = column_row(vgrid, trial, ref_point, size)
+    numbering = VassalNumbering(h_off=_value(ext, ref, line_axis) - col,
+                                v_off=_value(ext, ref, pos_axis) - row, stagger=False, **base)
     result = VassalBoardGrid(ext.sheet.id, vgrid, numbering, tuple(origin), tuple(size))
     if check:
         for h in ext.hexes():

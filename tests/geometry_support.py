@@ -1,0 +1,62 @@
+"""Shared helpers for tests/test_geometry_*.py: the games' grid specs and spec strategies."""
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from hypothesis import strategies as st
+
+from builder.geometry import Grid
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = Path(__file__).parent / "fixtures" / "geometry" / "grid-specs.yaml"
+GAMES = ("iron-dream", "panzers-last-stand")
+
+
+@lru_cache(maxsize=None)
+def game_spec(game: str) -> dict:
+    """The game's grid spec: from maps/<game>.yaml once it exists, else the test fixture."""
+    map_file = REPO / "maps" / f"{game}.yaml"
+    if map_file.is_file():
+        data = yaml.safe_load(map_file.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "grid" in data:
+            return data["grid"]
+    return yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))[game]["grid"]
+
+
+@lru_cache(maxsize=None)
+def game_grid(game: str) -> Grid:
+    return Grid.from_spec(game_spec(game))
+
+
+DIRS = ("north", "south", "east", "west")
+PERPENDICULAR = [(c, r) for c in DIRS for r in DIRS
+                 if (c in ("north", "south")) != (r in ("north", "south"))]
+
+
+@st.composite
+def grid_specs(draw, max_size: int = 9, sheets: bool = False) -> dict:
+    """Random small but valid specs over every orientation, stagger and direction."""
+    runs = draw(st.sampled_from(PERPENDICULAR))
+    c0 = draw(st.integers(0, 3))
+    r0 = draw(st.integers(0, 3))
+    spec = {
+        "orientation": draw(st.sampled_from(["pointy", "flat"])),
+        "stagger": draw(st.sampled_from(["even", "odd"])),
+        "hex_size": draw(st.sampled_from([40, 57.5, 64, 96, 113])),
+        "margin": draw(st.sampled_from([0, 5, 12.5])),
+        "columns": {"first": c0, "last": c0 + draw(st.integers(0, max_size))},
+        "rows": {"first": r0, "last": r0 + draw(st.integers(0, max_size)),
+                 "labels": draw(st.sampled_from(["numbers", "letters"]))},
+        "id": "{row}{col:02}",
+        "columns_run": runs[0],
+        "rows_run": runs[1],
+    }
+    if spec["rows"]["labels"] == "numbers":
+        spec["id"] = draw(st.sampled_from(["{col:02}{row:02}", "{col}.{row}", "{row:03}-{col}"]))
+    if sheets:
+        spec["id"] = "{sheet}/" + spec["id"]
+        n = draw(st.integers(1, 3))
+        spec["sheets"] = [{"id": chr(65 + i), "origin": {"col": draw(st.integers(-4, 6)),
+                                                          "row": draw(st.integers(-4, 6))}}
+                          for i in range(n)]
+    return spec
