@@ -49,6 +49,7 @@ class Grid:
         self._hex_set = frozenset(self._hexes)
         self._names: dict[Hex, tuple[str, ...]] = {}
         self._by_name: dict[str, Hex] = {}
+        self._neighbours: dict[Hex, tuple[Hex, ...]] = {}
         self._index_names()
         self.layout = Layout(self.lattice, spec.hex_size, spec.columns_run, spec.rows_run,
                              self._hexes, spec.margin)
@@ -116,9 +117,14 @@ class Grid:
         raise KeyError(f"no sheet {sheet_id!r}")
 
     # -- topology -----------------------------------------------------------------
-    def neighbours(self, h: Hex) -> list[Hex]:
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
         """Adjacent hexes that are on the grid, in a fixed order."""
-        return [n for n in self.lattice.neighbours(h) if n in self._hex_set]
+        # Memoised: searches (supply, paths, ZOC) ask for the same hexes again and again.
+        found = self._neighbours.get(h)
+        if found is None:
+            found = tuple(n for n in self.lattice.neighbours(h) if n in self._hex_set)
+            self._neighbours[h] = found
+        return found
 
     def distance(self, a: Hex, b: Hex) -> int:
         """Hex count of the shortest lattice path (ignores the map's edges)."""
