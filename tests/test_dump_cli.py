@@ -1,0 +1,124 @@
+"""``vassal-builder dump``: text and JSON output, password masking, exit codes."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from builder.cli import main
+from builder.vassal.archive import zip_bytes
+from builder.vassal.savefile import read_save
+
+from codec_support import PASSWORD, real_saves, sample_save_bytes
+
+
+@pytest.fixture
+def log_file(tmp_path):
+    p = tmp_path / "game.vlog"
+    p.write_bytes(sample_save_bytes())
+    return p
+
+
+def _run(capsys, *argv):
+    code = main(["dump", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_object_shape_and_counts(capsys, log_file):
+    code, out, err = _run(capsys, log_file, "--json")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert set(d) == {"encoding", "counts", "commands"}
+    assert d["encoding"] == "vcsk"
+    types = [c["type"] for c in d["commands"]]
+    assert [c["index"] for c in d["commands"]] == list(range(len(types)))
+    # counts: every listed command by type, plus the commands Log entries wrap
+    expected = {}
+    for c in d["commands"]:
+        expected[c["type"]] = expected.get(c["type"], 0) + 1
+        if c["type"] == "Log":
+            t = c["command"]["type"]
+            expected[t] = expected.get(t, 0) + 1
+    assert d["counts"] == expected
+    assert d["counts"]["AddPiece"] == 3          # two pieces and one stack
+    stack = [c for c in d["commands"] if c["type"] == "AddPiece" and c["kind"] == "stack"]
+    assert stack[0]["members"] == ["1700000000001", "1700000000002"]
+    move = [c["command"] for c in d["commands"] if c["type"] == "Log" and c["command"]["type"] == "MovePiece"][0]
+    assert move == {"type": "MovePiece", "id": "1700000000003", "new_map": "Main Map", "new_x": 160, "new_y": 104,
+                    "new_under": None, "old_map": "Main Map", "old_x": 100, "old_y": 69, "old_under": None,
+                    "player_id": "********"}
+    dice = [c["command"] for c in d["commands"] if c["type"] == "Log" and c["command"]["type"] == "DiceRoll"]
+    assert dice[0]["dice"] == [3, 5]
+
+
+def test_passwords_are_never_printed(capsys, log_file):
+    for extra in ((), ("--json",)):
+        code, out, err = _run(capsys, log_file, *extra)
+        assert code == 0
+        assert PASSWORD not in out and PASSWORD not in err
+        assert "********" in out
+    # the password really is in the file (so the masking is what hides it)
+    assert PASSWORD in read_save(log_file).text
+
+
+def test_text_output_one_line_per_command(capsys, log_file):
+    code, out, _ = _run(capsys, log_file)
+    lines = out.splitlines()
+    n = len(list(read_save(log_file).leaves()))
+    assert code == 0 and len(lines) == n + 1
+    assert "vcsk" in lines[0]
+    assert any("MovePiece 1700000000003: Main Map (100,69) -> Main Map (160,104)" in l for l in lines)
+    assert any("Player 'Alice' sits as 'Blue'" in l for l in lines)
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"not a zip", "not a ZIP"),
+    (None, "truncated|not a readable ZIP"),
+    (zip_bytes({"savedGame": b"!VCSK41zz"}), "corrupt hex"),
+])
+def test_unreadable_file_exits_1_with_one_line(capsys, tmp_path, content, message):
+    import re
+    p = tmp_path / "bad.vsav"
+    p.write_bytes(content if content is not None else sample_save_bytes()[:100])
+    code, out, err = _run(capsys, p)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"vassal-builder: dump: {p}: ")
+    assert re.search(message, err)
+    assert "Traceback" not in err
+
+
+def test_missing_file_and_usage(capsys, tmp_path):
+    code, _, err = _run(capsys, tmp_path / "nope.vsav")
+    assert code == 1 and "nope.vsav" in err
+    with pytest.raises(SystemExit) as e:
+        main(["dump"])
+    assert e.value.code == 2
+
+
+def test_console_script_runs(tmp_path, log_file):
+    r = subprocess.run([sys.executable, "-m", "builder", "dump", "--json", str(log_file)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["counts"]["Player"] == 1
+
+
+@pytest.mark.shared
+def test_dump_every_real_file(capsys):
+    saves = real_saves()
+    if not saves:
+        pytest.skip("real saves not present")
+    for p in saves:
+        for extra in ((), ("--json",)):
+            code, out, err = _run(capsys, p, *extra)
+            assert code == 0, err
+        d = json.loads(out)
+        assert d["encoding"] == "vcsk" and d["counts"]["BeginSave"] == 1
+        secrets = set()
+        for _, c in read_save(p).leaves():
+            secrets.update(c.secret_values())
+        for s in secrets:
+            if len(s) >= 4:
+                assert s not in out
