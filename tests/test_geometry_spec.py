@@ -170,3 +170,10 @@ def test_labels():
         assert letters_ordinal(bad) is None
     assert (number(5, 2), number(12, 2), number(123, 2), number(7), number(-3, 2)) == \
         ("05", "12", "123", "7", "-03")
+
+
+def test_docstring_examples():
+    import doctest
+
+    import builder.geometry.grid as grid_module
+    assert doctest.testmod(grid_module).failed == 0

@@ -11,7 +11,7 @@ the parameters are not (x0/dx then act along the screen y axis).
 import math
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 Point = tuple[int, int]
 
@@ -366,7 +366,6 @@ class VassalMap:
     boards: tuple[BoardSlot, ...]
     edge_width: int = 0
     edge_height: int = 0
-    _origins: dict = field(default_factory=dict, compare=False, repr=False)
 
     def board_origin(self, board: BoardSlot) -> Point:
         """Map.setBoardBoundaries: edge + widths of boards left of it in its row, + heights
