@@ -345,6 +345,12 @@ class Checker:
         for i, reg in self.items("regions", m):
             self.ref(m, ("regions", i, "parent"), reg.get("parent"), None, "region", ids=self.map_ids("regions"))
         self.terrain_checks(m)
+        self.terrain_layer_checks(m)
+
+    def terrain_layer_checks(self, m):
+        # Compact terrain rows (codes, extent, a hex set twice): see mapterrain.py.
+        from builder.gamedata import mapterrain
+        self.out += mapterrain.check(m, self.grid)
 
     def canonical(self, hex_id):
         if self.grid is None or not isinstance(hex_id, str):

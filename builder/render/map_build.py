@@ -1,0 +1,95 @@
+"""Build step ``map``: dist/GAME/map.png, or one image per sheet (map-A.png ...) plus map-boxes.png.
+
+``map_images`` tells the module packager, without rendering, each image's file name, pixel size and
+where the Grid's frame sits in it, plus the off-map boxes' rectangles, so it can align a VASSAL HexGrid
+(builder.geometry.vassal_derive.derive_vassal_grid(grid, sheet, board_origin, board_size)) and make zones.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.atomic import write_bytes
+from builder.errors import BuildError
+from builder.progress import SILENT
+from builder.render import map_data, map_image, map_legend
+
+
+@dataclass(frozen=True)
+class MapImage:
+    file: str                         # name inside dist/GAME/
+    sheet: str | None                 # the sheet shown (None: the whole grid, or the boxes image)
+    size: tuple[int, int]             # width, height in pixels
+    board_origin: tuple[int, int]     # Grid-frame pixel shown at the image's (0, 0)
+    boxes: dict = field(default_factory=dict)   # box id -> (x, y, w, h) in this image
+    kind: str = "board"               # "board" (has hexes) or "boxes"
+
+    @property
+    def grid_offset(self) -> tuple[int, int]:
+        """Pixel in this image of the Grid frame's origin (0, 0): add it to Grid.centre()."""
+        return -self.board_origin[0], -self.board_origin[1]
+
+
+def _plan(data) -> list[tuple[MapImage, object]]:
+    grid = data.grid
+    plans = []
+    if not grid.spec.has_sheets:
+        left, top, w, h = map_image.board_rect(grid, None)
+        panel = map_legend.layout(data, min_height=h)
+        size = (w + panel.width, max(h, panel.height))
+        boxes = {k: (x + w, y, bw, bh) for k, (x, y, bw, bh) in panel.boxes.items()}
+        plans.append((MapImage("map.png", None, size, (left, top), boxes), panel))
+        return plans
+    for sheet in grid.spec.sheets:
+        left, top, w, h = map_image.board_rect(grid, sheet.id)
+        plans.append((MapImage(f"map-{sheet.id}.png", sheet.id, (w, h), (left, top)), None))
+    panel = map_legend.layout(data)
+    plans.append((MapImage("map-boxes.png", None, (panel.width, panel.height), (0, 0), dict(panel.boxes),
+                           kind="boxes"), panel))
+    return plans
+
+
+def map_images(map_doc, grid) -> list[MapImage]:
+    """What ``build`` writes, computed without drawing."""
+    return [info for info, _ in _plan(map_data.load(map_doc, grid))]
+
+
+def render(map_doc, grid, progress=SILENT) -> list[tuple[MapImage, "object"]]:
+    """(info, PIL image) for every image of the map."""
+    data = map_data.load(map_doc, grid)
+    out = []
+    for info, panel in _plan(data):
+        label = f"map {info.file}"
+        if info.kind == "boxes":
+            from PIL import Image
+            img = Image.new("RGB", info.size, (255, 255, 255))
+            map_legend.draw_panel(img, data, panel)
+        else:
+            img = map_image.render_board(data, info.sheet, size=info.size, progress=progress, label=label)
+            if panel is not None:
+                left, top, w, h = map_image.board_rect(grid, None)
+                map_legend.draw_panel(img, data, panel, at=(w, 0))
+        out.append((info, img))
+    return out
+
+
+def png_bytes(img) -> bytes:
+    """PNG with fixed settings and no metadata, so equal pixels give equal bytes."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
+    game = report.model
+    if game is None or game.map_doc is None or report.grid is None:
+        raise BuildError("the game has no map (game.map) with a grid; nothing to draw")
+    written = []
+    for info, img in render(game.map_doc, report.grid, progress):
+        target = Path(out_dir) / info.file
+        write_bytes(target, png_bytes(img))
+        progress.note(f"{report.game}: {info.file} {info.size[0]}x{info.size[1]} px")
+        written.append(target)
+    return written

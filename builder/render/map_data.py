@@ -1,0 +1,69 @@
+"""The map document reduced to what drawing needs: types by id and every layer keyed by Hex.
+
+Built only from a map that validated, so lookups here may assume ids resolve; anything that still does
+not (a hexside naming an unknown type) raises BuildError naming it rather than drawing something wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from builder.errors import BuildError
+from builder.gamedata import mapterrain
+
+
+@dataclass
+class MapData:
+    grid: object
+    doc: dict
+    terrain_types: dict = field(default_factory=dict)
+    hexside_types: dict = field(default_factory=dict)
+    line_types: dict = field(default_factory=dict)
+    layer: mapterrain.TerrainLayer = field(default_factory=mapterrain.TerrainLayer)
+    hexsides: list = field(default_factory=list)    # (type dict, Hex, Hex)
+    lines: list = field(default_factory=list)       # (type dict, [Hex, ...])
+    locations: dict = field(default_factory=dict)   # Hex -> location dict
+    nation: dict = field(default_factory=dict)      # Hex -> nation region id
+    regions: dict = field(default_factory=dict)     # id -> region dict
+    boxes: list = field(default_factory=list)
+
+    def terrain_of(self, h) -> dict | None:
+        tid = self.layer.terrain(h)
+        return self.terrain_types.get(tid) if tid else None
+
+
+def _by_id(items) -> dict:
+    return {i["id"]: i for i in items or [] if isinstance(i, dict) and isinstance(i.get("id"), str)}
+
+
+def load(map_doc: dict, grid) -> MapData:
+    data = MapData(grid, map_doc)
+    data.terrain_types = _by_id(map_doc.get("terrain_types"))
+    data.hexside_types = _by_id(map_doc.get("hexside_types"))
+    data.line_types = _by_id(map_doc.get("line_types"))
+    data.layer, _ = mapterrain.resolve(map_doc, grid)
+    parse = grid.parse
+    for run in map_doc.get("hexsides") or []:
+        kind = data.hexside_types.get(run.get("type"))
+        if kind is None:
+            raise BuildError(f"hexside type {run.get('type')!r} is not declared")
+        for a, b in run.get("sides") or []:
+            data.hexsides.append((kind, parse(a), parse(b)))
+    for line in map_doc.get("lines") or []:
+        kind = data.line_types.get(line.get("type"))
+        if kind is None:
+            raise BuildError(f"line type {line.get('type')!r} is not declared")
+        data.lines.append((kind, [parse(h) for h in line.get("path") or []]))
+    for loc in map_doc.get("locations") or []:
+        h = parse(loc.get("hex", ""))
+        if h is not None:
+            data.locations[h] = loc
+    data.regions = _by_id(map_doc.get("regions"))
+    for reg in data.regions.values():
+        if reg.get("kind") == "nation":
+            for hid in reg.get("hexes") or []:
+                h = parse(hid)
+                if h is not None:
+                    data.nation.setdefault(h, reg["id"])
+    data.boxes = [b for b in map_doc.get("boxes") or [] if isinstance(b, dict)]
+    return data

@@ -1,0 +1,257 @@
+"""Draw one board (a whole sheet-less grid, or one sheet) from the map data alone.
+
+Layers go bottom to top: terrain fills and patterns, hex outlines, national borders, hexside features,
+line features, location markers and names, hex IDs, sheet frame. Pixel positions come from the Grid,
+shifted by the board's origin, so the picture and a VASSAL HexGrid derived from the same Grid agree.
+Drawing is deterministic (no randomness, fixed order), so the same data gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from builder.geometry.vassal_derive import board_bounds
+from builder.progress import SILENT
+from builder.render import fonts
+from builder.render.map_style import (BORDER_INK, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
+                                      draw_pattern, rgba, star, swastika)
+
+OFF_MAP = (232, 232, 226)
+UNSET = (255, 255, 255, 255)   # a hex no terrain covers
+HALO = (255, 255, 255, 255)
+
+
+def board_rect(grid, sheet):
+    """(left, top, width, height) of the board in the Grid frame."""
+    return board_bounds(grid, sheet if grid.spec.has_sheets else None)
+
+
+def sheet_hexes(grid, sheet):
+    return list(grid.extent(sheet).hexes()) if grid.spec.has_sheets else list(grid.all_hexes())
+
+
+def hex_name(grid, h, sheet) -> str:
+    """The hex's ID as printed on this sheet (seam hexes carry the sheet's own number)."""
+    names = grid.names(h)
+    if sheet is not None and len(names) > 1:
+        for n, sid in zip(names, grid.sheets_of(h)):
+            if sid == sheet:
+                return n
+    return names[0]
+
+
+def side_segment(grid, a, b, shift=(0.0, 0.0)):
+    """Endpoints of the side shared by adjacent hexes a and b."""
+    (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
+    mx, my = (ax + bx) / 2 - shift[0], (ay + by) / 2 - shift[1]
+    dx, dy = bx - ax, by - ay
+    d = math.hypot(dx, dy) or 1.0
+    half = grid.layout.radius / 2
+    px, py = -dy / d * half, dx / d * half
+    return (mx - px, my - py), (mx + px, my + py)
+
+
+def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
+    """The board image (RGB). ``size`` may enlarge the canvas (extra room right/below for a panel)."""
+    grid = data.grid
+    left, top, width, height = board_rect(grid, sheet)
+    canvas = size or (width, height)
+    img = Image.new("RGB", canvas, OFF_MAP)
+    draw = ImageDraw.Draw(img, "RGBA")
+    sc = Scale(grid.spec.hex_size)
+    hexes = sheet_hexes(grid, sheet)
+
+    def at(h):
+        x, y = grid.centre(h)
+        return x - left, y - top
+
+    def poly(h):
+        return [(x - left, y - top) for x, y in grid.corners(h)]
+
+    total = len(hexes)
+    step = max(1, total // 50)
+    colours = {}
+    for n, h in enumerate(hexes):
+        kind = data.terrain_of(h)
+        colour = colours.get(id(kind)) if kind else UNSET
+        if kind and colour is None:
+            colour = colours[id(kind)] = rgba(kind["color"], f"terrain type {kind['id']}")
+        draw.polygon(poly(h), fill=colour)
+        if kind:
+            draw_pattern(draw, kind.get("pattern"), *at(h), sc.size, colour)
+        if n % step == 0:
+            progress.step(f"{label}: terrain", n, total)
+    progress.step(f"{label}: terrain", total, total)
+    for h in hexes:
+        draw.polygon(poly(h), outline=GRID_INK, width=sc.grid_width)
+    _borders(draw, data, hexes, (left, top), sc)
+    _hexsides(draw, data, (left, top), sc, set(hexes))
+    _lines(draw, data, (left, top), sc, set(hexes))
+    progress.step(f"{label}: labels", 0, total)
+    id_font = fonts.font(sc.id_font, "regular")
+    for h in hexes:
+        cx, cy = at(h)
+        draw.text((cx, cy - sc.size * 0.36), hex_name(grid, h, sheet), font=id_font, fill=(40, 40, 40, 255),
+                  anchor="mm")
+    for h, loc in sorted(data.locations.items()):
+        if h in grid and (sheet is None or sheet in grid.sheets_of(h)):
+            _location(draw, loc, *at(h), sc)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=SHEET_INK, width=sc.width(0.03))
+    if sheet is not None:
+        f = fonts.font(sc.size * 0.5, "bold")
+        draw.text((sc.size * 0.2, sc.size * 0.1), f"Map {sheet}", font=f, fill=INK, anchor="lt",
+                  stroke_width=3, stroke_fill=HALO)
+    progress.step(f"{label}: labels", total, total)
+    return img
+
+
+def _borders(draw, data, hexes, origin, sc):
+    """National borders along the sides between hexes of different nations."""
+    grid, nation = data.grid, data.nation
+    w = sc.width(0.06)
+    for h in hexes:
+        mine = nation.get(h)
+        if mine is None:
+            continue
+        for n in grid.neighbours(h):
+            other = nation.get(n)
+            if other is not None and other != mine and n > h:
+                p, q = side_segment(grid, h, n, origin)
+                draw.line((p, q), fill=BORDER_INK[:3] + (170,), width=w)
+
+
+def _hexsides(draw, data, origin, sc, on_board):
+    grid = data.grid
+    for kind, a, b in data.hexsides:
+        if a not in on_board and b not in on_board:
+            continue
+        colour = rgba(kind["color"], f"hexside type {kind['id']}")
+        w = max(2, round(sc.size * float(kind.get("width", 0.08))))
+        style = kind.get("style", "line")
+        p, q = side_segment(grid, a, b, origin)
+        if style == "crossing":   # a road or bridge across the side: drawn centre to centre
+            (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
+            ox, oy = origin
+            mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
+            for (x, y) in ((ax - ox, ay - oy), (bx - ox, by - oy)):
+                end = (mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
+                draw.line((mid, end), fill=colour, width=w)
+            continue
+        if style == "double":
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            d = math.hypot(dx, dy) or 1
+            nx, ny = -dy / d * w, dx / d * w
+            for s in (-1, 1):
+                draw.line(((p[0] + s * nx, p[1] + s * ny), (q[0] + s * nx, q[1] + s * ny)), fill=colour,
+                          width=max(1, w // 2))
+        elif style == "dashed":
+            for t in (0.0, 0.4, 0.8):
+                u = min(1.0, t + 0.25)
+                draw.line(((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t),
+                           (p[0] + (q[0] - p[0]) * u, p[1] + (q[1] - p[1]) * u)), fill=colour, width=w)
+        elif style == "blocked":
+            draw.line((p, q), fill=colour, width=w)
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            d = math.hypot(dx, dy) or 1
+            nx, ny = -dy / d * w * 1.2, dx / d * w * 1.2
+            for t in (0.2, 0.5, 0.8):
+                x, y = p[0] + dx * t, p[1] + dy * t
+                draw.line(((x - nx, y - ny), (x + nx, y + ny)), fill=colour, width=max(1, w // 2))
+        elif style == "wavy":
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            d = math.hypot(dx, dy) or 1
+            nx, ny = -dy / d * w * 0.6, dx / d * w * 0.6
+            pts = [(p[0] + dx * t / 8 + nx * math.sin(t * math.pi / 2), p[1] + dy * t / 8 + ny * math.sin(t * math.pi / 2))
+                   for t in range(9)]
+            draw.line(pts, fill=colour, width=max(1, w // 2 + 1), joint="curve")
+        else:
+            draw.line((p, q), fill=colour, width=w)
+            r = w / 2   # round the ends so runs of sides join
+            for x, y in (p, q):
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def _lines(draw, data, origin, sc, on_board):
+    grid = data.grid
+    ox, oy = origin
+    for kind, path in data.lines:
+        if not any(h in on_board for h in path):
+            continue
+        colour = rgba(kind["color"], f"line type {kind['id']}")
+        w = max(1, round(sc.size * float(kind.get("width", 0.05))))
+        pts = [(x - ox, y - oy) for x, y in (grid.centre(h) for h in path)]
+        style = kind.get("style", "solid")
+        if style == "double":
+            draw.line(pts, fill=INK, width=w + 2, joint="curve")
+            draw.line(pts, fill=colour, width=max(1, w - 1), joint="curve")
+        elif style == "dashed":
+            for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+                for t in (0.0, 0.5):
+                    u = t + 0.3
+                    draw.line(((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t), (x1 + (x2 - x1) * u, y1 + (y2 - y1) * u)),
+                              fill=colour, width=w)
+        else:
+            draw.line(pts, fill=colour, width=w, joint="curve")
+        if style == "railway":   # cross ties every third of a hex
+            for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+                d = math.hypot(x2 - x1, y2 - y1) or 1
+                nx, ny = -(y2 - y1) / d * w * 1.6, (x2 - x1) / d * w * 1.6
+                for t in (0.17, 0.5, 0.83):
+                    x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+                    draw.line(((x - nx, y - ny), (x + nx, y + ny)), fill=colour, width=max(1, w // 2))
+
+
+ROMAN_SIZE = 0.11
+
+
+def _location(draw, loc, cx, cy, sc):
+    s = sc.size
+    city = loc.get("city")
+    if city and city != "urban":
+        r = {"village": 0.07, "town": 0.09, "city": 0.12, "major-city": 0.14, "capital": 0.14}[city] * s
+        ink = PORT_BLUE if loc.get("port") else INK
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=sc.width(0.035))
+        if city == "capital":
+            r2 = r + sc.width(0.045)
+            draw.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=ink, width=sc.width(0.02))
+    name = loc.get("label") or loc.get("name")
+    if name:
+        style = "bold" if city in ("capital", "major-city", "city") else "regular"
+        ink = PORT_BLUE if loc.get("port") else INK
+        draw.text((cx, cy + s * 0.27), name, font=fonts.font(sc.name_font, style), fill=ink, anchor="mm",
+                  stroke_width=2, stroke_fill=HALO)
+    if loc.get("vp") is not None:
+        x, y, r = cx + s * 0.25, cy - s * 0.12, s * 0.1
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 255), outline=VP_RED, width=sc.width(0.025))
+        draw.text((x, y), f"{loc['vp']:g}", font=fonts.font(s * 0.12, "bold"), fill=VP_RED, anchor="mm")
+    if loc.get("wehrkreis"):
+        draw.text((cx - s * 0.25, cy - s * 0.12), str(loc["wehrkreis"]), font=fonts.font(s * ROMAN_SIZE, "bold"),
+                  fill=INK, anchor="mm", stroke_width=2, stroke_fill=HALO)
+    if loc.get("economic"):
+        x, y, u = cx - s * 0.3, cy + s * 0.06, s * 0.05
+        draw.polygon([(x - u, y + u), (x - u, y - u), (x, y), (x, y - u), (x + u, y), (x + u, y + u)], fill=INK)
+    if loc.get("supply_source"):
+        x, y, u = cx + s * 0.3, cy + s * 0.08, s * 0.06
+        draw.rectangle((x - u, y - u, x + u, y + u), fill=(255, 255, 255, 255), outline=INK, width=1)
+        draw.text((x, y), "S", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm")
+    symbol = loc.get("symbol")
+    if symbol:
+        x, y, r = cx - s * 0.1, cy - s * 0.22, s * 0.08
+        if symbol == "swastika":
+            for p, q in swastika(x, y, r * 0.8):
+                draw.line((p, q), fill=INK, width=sc.width(0.025))
+        elif symbol in ("red-star", "white-star"):
+            fill = VP_RED if symbol == "red-star" else (255, 255, 255, 255)
+            draw.polygon(star(x, y, r), fill=fill, outline=INK)
+        else:
+            draw.text((x, y), symbol, font=fonts.font(s * 0.1, "condensed-bold"), fill=VP_RED, anchor="mm",
+                      stroke_width=2, stroke_fill=HALO)
+    if loc.get("fort"):
+        x, y = cx + s * 0.1, cy - s * 0.22
+        draw.text((x, y), f"F{loc['fort']}", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm",
+                  stroke_width=2, stroke_fill=HALO)
+    if loc.get("key_terrain"):
+        x, y, u = cx - s * 0.3, cy + s * 0.08, s * 0.06
+        draw.polygon([(x, y - u), (x + u, y), (x, y + u), (x - u, y)], outline=VP_RED, width=sc.width(0.02))

@@ -1,0 +1,165 @@
+"""The side panel: a legend of what the map uses, and the off-map holding boxes.
+
+Its layout is computed without drawing (``layout``) so the module packager can learn the panel's size and
+each box's rectangle (to make VASSAL zones) without rendering the map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PIL import ImageDraw
+
+from builder.render import fonts
+from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
+
+
+@dataclass
+class PanelLayout:
+    width: int
+    height: int
+    entries: list = field(default_factory=list)   # (kind, payload, x, y)
+    boxes: dict = field(default_factory=dict)     # box id -> (x, y, w, h) in panel pixels
+
+
+def _symbols_used(data) -> list[str]:
+    used = []
+    locs = list(data.locations.values())
+    checks = [("city", lambda l: l.get("city") in ("village", "town", "city", "major-city")),
+              ("capital", lambda l: l.get("city") == "capital"),
+              ("port", lambda l: bool(l.get("port"))),
+              ("vp", lambda l: l.get("vp") is not None),
+              ("wehrkreis", lambda l: bool(l.get("wehrkreis"))),
+              ("economic", lambda l: bool(l.get("economic"))),
+              ("supply", lambda l: bool(l.get("supply_source"))),
+              ("swastika", lambda l: l.get("symbol") == "swastika"),
+              ("red-star", lambda l: l.get("symbol") == "red-star"),
+              ("white-star", lambda l: l.get("symbol") == "white-star"),
+              ("key", lambda l: bool(l.get("key_terrain")))]
+    for name, test in checks:
+        if any(test(l) for l in locs):
+            used.append(name)
+    if data.nation:
+        used.append("border")
+    return used
+
+
+SYMBOL_TEXT = {"city": "City / town", "capital": "Capital", "port": "Port (blue name)", "vp": "Victory points",
+               "wehrkreis": "Wehrkreis numeral", "economic": "Economic hex", "supply": "Supply source",
+               "swastika": "German front-line setup", "red-star": "Soviet front-line setup",
+               "white-star": "Western Allied setup", "key": "Key Terrain", "border": "National border"}
+
+
+def layout(data, min_height: int = 0) -> PanelLayout:
+    sc = Scale(data.grid.spec.hex_size)
+    s = sc.size
+    pad, row = round(s * 0.3), round(s * 0.75)
+    width = round(s * 5)
+    y = pad
+    entries = [("title", (data.doc.get("map") or {}).get("title") or "Map", pad, y)]
+    y += round(s * 0.6)
+    groups = [("Terrain", "terrain", list(data.terrain_types.values())),
+              ("Hexsides", "hexside", list(data.hexside_types.values())),
+              ("Lines", "line", list(data.line_types.values())),
+              ("Symbols", "symbol", _symbols_used(data))]
+    for title, kind, items in groups:
+        if not items:
+            continue
+        entries.append(("heading", title, pad, y))
+        y += round(s * 0.45)
+        for item in items:
+            entries.append((kind, item, pad, y))
+            y += row
+        y += round(s * 0.15)
+    boxes = {}
+    if data.boxes:
+        entries.append(("heading", "Off-map boxes", pad, y))
+        y += round(s * 0.45)
+        bh = round(s * 1.5)
+        for box in data.boxes:
+            boxes[box["id"]] = (pad, y, width - 2 * pad, bh)
+            entries.append(("box", box, pad, y))
+            y += bh + round(s * 0.15)
+    return PanelLayout(width, max(y + pad, min_height), entries, boxes)
+
+
+def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
+    """Draw the panel onto ``img`` with its top-left corner at ``at``."""
+    draw = ImageDraw.Draw(img, "RGBA")
+    sc = Scale(data.grid.spec.hex_size)
+    s = sc.size
+    ox, oy = at
+    draw.rectangle((ox, oy, ox + lay.width - 1, oy + lay.height - 1), fill=PANEL, outline=INK, width=2)
+    text_f = fonts.font(s * 0.17)
+    for kind, item, x, y in lay.entries:
+        x, y = x + ox, y + oy
+        sx, sy = x + s * 0.35, y + s * 0.35     # sample centre
+        tx = x + s * 0.85
+        if kind == "title":
+            draw.text((x, y), item, font=fonts.font(s * 0.3, "bold"), fill=INK, anchor="lt")
+        elif kind == "heading":
+            draw.text((x, y), item, font=fonts.font(s * 0.22, "bold"), fill=INK, anchor="lt")
+        elif kind == "terrain":
+            colour = rgba(item["color"], f"terrain type {item['id']}")
+            r = s * 0.34
+            pts = [(sx + r * dx, sy + r * dy) for dx, dy in
+                   ((0, -1), (0.866, -0.5), (0.866, 0.5), (0, 1), (-0.866, 0.5), (-0.866, -0.5))]
+            draw.polygon(pts, fill=colour, outline=INK)
+            draw_pattern(draw, item.get("pattern"), sx, sy, s * 0.9, colour)
+            draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
+        elif kind in ("hexside", "line"):
+            colour = rgba(item["color"], f"{kind} type {item['id']}")
+            w = max(2, round(s * float(item.get("width", 0.08 if kind == "hexside" else 0.05))))
+            if kind == "hexside" and item.get("style") == "crossing":
+                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=colour, width=w)
+                draw.line(((sx - s * 0.2, sy), (sx + s * 0.2, sy)), fill=INK, width=1)
+            else:
+                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=w)
+                if item.get("style") == "railway":
+                    for dx in (-0.2, 0, 0.2):
+                        draw.line(((sx + dx * s, sy - w * 1.6), (sx + dx * s, sy + w * 1.6)), fill=colour, width=1)
+                if item.get("style") == "blocked":
+                    for dx in (-0.15, 0.15):
+                        draw.line(((sx + dx * s, sy - w * 1.2), (sx + dx * s, sy + w * 1.2)), fill=colour, width=1)
+            draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
+        elif kind == "symbol":
+            _symbol_sample(draw, item, sx, sy, s)
+            draw.text((tx, sy), SYMBOL_TEXT[item], font=text_f, fill=INK, anchor="lm")
+        elif kind == "box":
+            bx, by, bw, bh = lay.boxes[item["id"]]
+            draw.rectangle((bx + ox, by + oy, bx + ox + bw, by + oy + bh), fill=(255, 255, 255, 255), outline=INK,
+                           width=2)
+            draw.text((bx + ox + s * 0.1, by + oy + s * 0.08), item["name"], font=fonts.font(s * 0.16, "bold"),
+                      fill=INK, anchor="lt")
+
+
+def _symbol_sample(draw, name, x, y, s):
+    r = s * 0.12
+    if name in ("city", "capital", "port"):
+        ink = PORT_BLUE if name == "port" else INK
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=max(1, round(s * 0.035)))
+        if name == "capital":
+            r2 = r + s * 0.045
+            draw.ellipse((x - r2, y - r2, x + r2, y + r2), outline=ink, width=max(1, round(s * 0.02)))
+    elif name == "vp":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 255), outline=VP_RED, width=2)
+        draw.text((x, y), "5", font=fonts.font(s * 0.12, "bold"), fill=VP_RED, anchor="mm")
+    elif name == "wehrkreis":
+        draw.text((x, y), "IV", font=fonts.font(s * 0.13, "bold"), fill=INK, anchor="mm")
+    elif name == "economic":
+        u = s * 0.06
+        draw.polygon([(x - u, y + u), (x - u, y - u), (x, y), (x, y - u), (x + u, y), (x + u, y + u)], fill=INK)
+    elif name == "supply":
+        u = s * 0.07
+        draw.rectangle((x - u, y - u, x + u, y + u), fill=(255, 255, 255, 255), outline=INK)
+        draw.text((x, y), "S", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm")
+    elif name == "swastika":
+        for p, q in swastika(x, y, r * 0.7):
+            draw.line((p, q), fill=INK, width=max(1, round(s * 0.025)))
+    elif name in ("red-star", "white-star"):
+        draw.polygon(star(x, y, r), fill=VP_RED if name == "red-star" else (255, 255, 255, 255), outline=INK)
+    elif name == "key":
+        u = s * 0.07
+        draw.polygon([(x, y - u), (x + u, y), (x, y + u), (x - u, y)], outline=VP_RED, width=2)
+    elif name == "border":
+        draw.line(((x - s * 0.3, y), (x + s * 0.3, y)), fill=(150, 20, 60, 170), width=max(2, round(s * 0.06)))
