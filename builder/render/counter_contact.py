@@ -1,0 +1,37 @@
+"""A contact sheet: every counter of a game, front beside back, labelled with its piece id, for a quick look."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from builder.render import fonts
+
+COLUMNS = 8
+
+
+def contact_sheet(title: str, plist, images: dict) -> Image.Image:
+    """``images`` maps (piece_id, face) -> module image; markers without a back show an empty half."""
+    px = next(iter(images.values())).width if images else 75
+    label_h = max(12, px // 5)
+    cell_w, cell_h = 2 * px + px // 6, px + label_h + px // 8
+    header = px // 2 + 10
+    rows = (len(plist) + COLUMNS - 1) // COLUMNS
+    sheet = Image.new("RGB", (COLUMNS * cell_w + px // 6, header + max(rows, 1) * cell_h), (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    draw.text((px // 6, header // 2), f"{title}: {len(plist)} counters", font=fonts.font(px * 0.3, "bold"),
+              fill=(0, 0, 0), anchor="lm")
+    label_font = fonts.font(label_h * 0.75)
+    for i, piece in enumerate(plist):
+        x = px // 6 + (i % COLUMNS) * cell_w
+        y = header + (i // COLUMNS) * cell_h
+        for k, face in enumerate(("front", "back")):
+            img = images.get((piece.piece_id, face))
+            if img is not None:
+                sheet.paste(img, (x + k * px, y))
+            else:
+                draw.rectangle((x + k * px, y, x + (k + 1) * px - 1, y + px - 1), outline=(200, 200, 200))
+        label = piece.piece_id + (f" x{piece.quantity}" if piece.quantity > 1 else "")
+        while len(label) > 4 and draw.textlength(label, font=label_font) > 2 * px:
+            label = label[:-2] + "…"
+        draw.text((x + px, y + px + 2), label, font=label_font, fill=(0, 0, 0), anchor="ma")
+    return sheet

@@ -1,0 +1,340 @@
+"""Draw one face of a counter (a unit or a marker) from the game's data and counter layout.
+
+Faces are drawn at a supersampled size and scaled down (LANCZOS) for anti-aliasing; one master drawing
+serves every output size (module image, print image), so the two always match. Drawing is deterministic:
+the same data gives the same pixels.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from builder.errors import BuildError
+from builder.render import counter_text as ct
+from builder.render import nato
+from builder.render.colors import contrast, darker, parse_color
+from builder.render.counter_pieces import Piece, unit_face_values
+
+WHITE, BLACK = (255, 255, 255, 255), (0, 0, 0, 255)
+DEFAULT_LAYOUT = {"id": "(default)", "slots": [
+    {"at": "top", "show": "size"}, {"at": "center", "show": "symbol"}, {"at": "symbol-right", "text": "{name}"}]}
+# Default text size per position, as a fraction of the counter side.
+TEXT_SIZE = {"bottom": 0.22, "bottom-left": 0.2, "bottom-right": 0.2, "center": 0.3, "top": 0.16}
+FRAME_W = 0.46          # symbol frame width (fraction of the side); APP-6 land frames are 3:2
+FRAME_CY = 0.47
+SUPERSAMPLE_MIN = 4     # the master is at least this many times the smallest output
+
+
+# ---------------------------------------------------------------- colours
+def unit_colors(game, unit: dict, where: str) -> dict:
+    nat = game.by_id["nationalities"].get(unit.get("nationality")) or {}
+    side = game.by_id["sides"].get(game.side_of(unit)) or {}
+    bg = parse_color(nat["background"], f"{where}: nationality {nat.get('id')} background") if nat.get(
+        "background") else (parse_color(side["color"], f"{where}: side colour") if side.get("color") else WHITE)
+    text = parse_color(nat["text"], f"{where}: nationality {nat.get('id')} text") if nat.get("text") else contrast(bg)
+    fill = parse_color(nat["symbol_fill"], f"{where}: symbol_fill") if nat.get("symbol_fill") else bg
+    band = parse_color(nat["band"], f"{where}: band") if nat.get("band") else None
+    return {"bg": bg, "text": text, "symbol_fill": fill, "band": band}
+
+
+def marker_colors(game, marker: dict, face: dict, where: str) -> dict:
+    nat = game.by_id["nationalities"].get(marker.get("nationality")) or {}
+    side = game.by_id["sides"].get(marker.get("side") or nat.get("side")) or {}
+    if face.get("background"):
+        bg = parse_color(face["background"], f"{where}: background")
+    elif nat.get("background"):
+        bg = parse_color(nat["background"], f"{where}: nationality background")
+    elif side.get("color"):
+        bg = parse_color(side["color"], f"{where}: side colour")
+    else:
+        bg = WHITE
+    if face.get("color"):
+        ink = parse_color(face["color"], f"{where}: color")
+    elif nat.get("text"):
+        ink = parse_color(nat["text"], f"{where}: nationality text")
+    else:
+        ink = contrast(bg)
+    return {"bg": bg, "text": ink}
+
+
+# ---------------------------------------------------------------- geometry
+def layout_of(game, unit: dict) -> dict:
+    layouts = game.by_id["layouts"]
+    utype = game.by_id["unit_types"].get(unit.get("type")) or {}
+    lid = unit.get("layout") or utype.get("layout")
+    if lid:
+        if lid not in layouts:
+            raise BuildError(f"unit {unit.get('id')}: unknown layout {lid!r}")
+        return layouts[lid]
+    return next(iter(layouts.values()), DEFAULT_LAYOUT)
+
+
+def frame_box(layout: dict) -> tuple[float, float, float, float]:
+    """The symbol frame (fractions of the side), nudged aside when the layout prints text beside it."""
+    ats = {s.get("at") for s in layout.get("slots", []) if "text" in s}
+    cx = 0.5
+    if "symbol-right" in ats and "symbol-left" not in ats:
+        cx = 0.43
+    elif "symbol-left" in ats and "symbol-right" not in ats:
+        cx = 0.57
+    w, h = FRAME_W, FRAME_W * 2 / 3
+    return (cx - w / 2, FRAME_CY - h / 2, cx + w / 2, FRAME_CY + h / 2)
+
+
+def slot_box(at: str, frame) -> tuple[tuple[float, float, float, float], str]:
+    """(box, align) of a slot position in fractions of the side; align is l, m or r."""
+    fx0, fy0, fx1, fy1 = frame
+    top, bottom = (0.03, 0.03 + 0.2), (0.74, 0.97)
+    boxes = {
+        "top-left": ((0.05, top[0], 0.27, top[1]), "l"),
+        "top": ((0.3, top[0], 0.7, top[1]), "m"),
+        "top-right": ((0.73, top[0], 0.95, top[1]), "r"),
+        "above-symbol": ((fx0, top[0], fx1, fy0 - 0.01), "m"),
+        "left": ((0.04, fy0, max(fx0 - 0.02, 0.1), fy1), "l"),
+        "symbol-left": ((0.03, fy0, max(fx0 - 0.02, 0.1), fy1), "r"),
+        "center": ((0.06, fy0, 0.94, fy1), "m"),
+        "symbol-right": ((min(fx1 + 0.02, 0.9), fy0, 0.97, fy1), "l"),
+        "right": ((min(fx1 + 0.02, 0.9), fy0, 0.96, fy1), "r"),
+        "below-symbol": ((0.1, fy1 + 0.005, 0.9, bottom[0]), "m"),
+        "bottom-left": ((0.05, bottom[0], 0.4, bottom[1]), "l"),
+        "bottom": ((0.04, bottom[0], 0.96, bottom[1]), "m"),
+        "bottom-right": ((0.6, bottom[0], 0.95, bottom[1]), "r"),
+    }
+    if at not in boxes:
+        raise BuildError(f"unknown slot position {at!r}")
+    return boxes[at]
+
+
+# ---------------------------------------------------------------- units
+def _value_of(game, unit, values, name):
+    if name == "movement_class":
+        return ct.unit_field(game, unit, "movement_class")
+    if name in values:
+        return values[name]
+    return unit.get(name)
+
+
+def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
+    unit = game.units[piece.source_id]
+    where = f"unit {piece.source_id}" + (f" (counter {piece.index + 1})" if piece.index else "") + f", {face}"
+    colors = unit_colors(game, unit, where)
+    draw.rectangle((0, 0, S, S), fill=colors["bg"])
+    if colors["band"]:
+        draw.rectangle((0, 0, S, S * 0.26), fill=colors["band"])
+    values = unit_face_values(unit, piece.index, face)
+    if values is None and face == "back":
+        # The data leaves this back blank: it shows only the unit's name (as printed blank backs do).
+        name = ct.printed(unit.get("name") or unit.get("id"))
+        fitted = ct.fit(draw, name, S * 0.86, S * 0.5, S * 0.22, "bold", where)
+        ct.draw_fitted(draw, fitted, S / 2, S / 2, colors["text"])
+        return
+    values = values or {}
+    layout = layout_of(game, unit)
+    frame = frame_box(layout)
+    for slot in layout.get("slots", []):
+        if face not in slot.get("faces", ("front", "back")):
+            continue
+        at = slot.get("at", "center")
+        show = slot.get("show")
+        if show == "symbol":
+            _draw_symbol(draw, S, game, unit, frame, colors, where)
+        elif show == "size":
+            mark = ct.unit_field(game, unit, "size")
+            if mark:
+                corners = {s.get("at") for s in layout.get("slots", []) if "text" in s}
+                _draw_size(draw, S, mark, at, frame, colors["text"], where, corners)
+        elif show == "steps":
+            _draw_steps(draw, S, unit, values, face, at, frame, colors["text"])
+        elif show == "formation-bar":
+            _draw_formation_bar(draw, S, game, unit, at, where)
+        elif "text" in slot:
+            used = {s.get("at") for s in layout.get("slots", []) if s is not slot}
+            _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where, used)
+
+
+def _px(box, S):
+    return tuple(v * S for v in box)
+
+
+def _draw_symbol(draw, S, game, unit, frame, colors, where):
+    utype = game.by_id["unit_types"].get(unit.get("type")) or {}
+    glyphs = utype.get("symbol") or []
+    missing = nato.unknown_glyphs(glyphs)
+    if missing:
+        raise BuildError(f"{where}: unit type {utype.get('id')} asks for glyph(s) {', '.join(missing)} "
+                         "that the renderer cannot draw")
+    nato.draw_frame(draw, _px(frame, S), glyphs, colors["text"], colors["symbol_fill"], S * 0.022,
+                    utype.get("text"))
+
+
+def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
+    fx0, fy0, fx1, _ = frame
+    if at in ("top", "above-symbol"):
+        # Over the frame, clear of any corner text.
+        box = (max(fx0, 0.28) if "top-left" in corners else fx0, 0.06,
+               min(fx1, 0.72) if "top-right" in corners else fx1, fy0 - 0.015)
+    else:
+        box, _ = slot_box(at, frame)
+    x0, y0, x1, y1 = _px(box, S)
+    fitted = ct.fit(draw, mark, x1 - x0, y1 - y0, min(S * 0.15, (y1 - y0) * 1.3), "bold", f"{where}: size mark",
+                    wrap=False)
+    # Sit the mark on the frame's top edge, as printed marks do.
+    f = ct.fonts.font(fitted.size, "bold")
+    draw.text(((x0 + x1) / 2, y1), mark, font=f, fill=ink, anchor="md")
+
+
+def _draw_steps(draw, S, unit, values, face, at, frame, ink):
+    steps = values.get("steps")
+    if steps is None:
+        full = unit.get("steps")
+        if not isinstance(full, int) or full <= 0:
+            return
+        steps = full if face == "front" else max(full - 1, 0)
+    if not isinstance(steps, int) or steps <= 0:
+        return
+    x0, y0, x1, y1 = _px(slot_box(at, frame)[0], S)
+    d = min((y1 - y0) * 0.45, S * 0.06)
+    gap = d * 0.5
+    vertical = at in ("left", "right", "symbol-left", "symbol-right")
+    total = steps * d + (steps - 1) * gap
+    for i in range(steps):
+        if vertical:
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 - total / 2 + i * (d + gap) + d / 2
+        else:
+            cx, cy = (x0 + x1) / 2 - total / 2 + i * (d + gap) + d / 2, (y0 + y1) / 2
+        draw.rectangle((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), fill=ink)
+
+
+def _draw_formation_bar(draw, S, game, unit, at, where):
+    form = game.by_id["formations"].get(unit.get("formation")) or {}
+    if not form.get("color"):
+        return
+    color = parse_color(form["color"], f"{where}: formation {form.get('id')} colour")
+    t = 0.12 * S
+    bars = {"top": (0, 0, S, t), "bottom": (0, S - t, S, S), "left": (0, 0, t, S), "right": (S - t, 0, S, S)}
+    key = next((k for k in ("top", "bottom", "left", "right") if k in at), "top")
+    draw.rectangle(bars[key], fill=color)
+
+
+def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where, used=()):
+    text = ct.expand(slot["text"], game, unit, values, where)
+    if not text:
+        return
+    ink = parse_color(slot["color"], f"{where}: slot colour") if slot.get("color") else colors["text"]
+    box_style = None
+    if slot.get("color_by"):
+        key = _value_of(game, unit, values, slot["color_by"].get("value"))
+        chosen = (slot["color_by"].get("colors") or {}).get(ct.printed(key)) if key is not None else None
+        if chosen:
+            ink = parse_color(chosen, f"{where}: color_by {key}")
+    if slot.get("box_by"):
+        key = _value_of(game, unit, values, slot["box_by"].get("value"))
+        box_style = (slot["box_by"].get("boxes") or {}).get(ct.printed(key)) if key is not None else None
+        if box_style and box_style.get("text"):
+            ink = parse_color(box_style["text"], f"{where}: box text colour")
+    box, align = slot_box(at, frame)
+    x0, y0, x1, y1 = _px(box, S)
+    size = slot.get("size") or TEXT_SIZE.get(at, 0.15)
+    style = "bold" if slot.get("bold") else "regular"
+    if box_style:
+        style = "bold"
+    try:
+        fitted = ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, f"{where}: slot {at}")
+    except ct.TextTooLong:
+        if at not in ("symbol-left", "symbol-right") or box_style:
+            raise
+        # Beside the symbol, a long ID runs up the side (a common counter convention).
+        _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used)
+        return
+    cy = (y0 + y1) / 2
+    if box_style:
+        f = ct.fonts.font(fitted.size, style)
+        w = max(draw.textlength(line, font=f) for line in fitted.lines)
+        asc, desc = f.getmetrics()
+        h = (asc + desc) * 0.9 * len(fitted.lines)
+        pad = fitted.size * 0.12
+        bx = {"l": x0, "r": x1 - w, "m": (x0 + x1 - w) / 2}[align]
+        rect = (bx - pad, cy - h / 2 - pad * 0.5, bx + w + pad, cy + h / 2 + pad * 0.2)
+        fill = parse_color(box_style["fill"], f"{where}: box fill") if box_style.get("fill") else None
+        outline = parse_color(box_style["outline"], f"{where}: box outline") if box_style.get("outline") else None
+        draw.rectangle(rect, fill=fill, outline=outline, width=max(1, int(S * 0.012)))
+    ct.draw_fitted(draw, fitted, (x0 + x1) / 2, cy, ink, align, x0, x1)
+
+
+def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
+    (x0, _, x1, _), _ = slot_box(at, frame)
+    corner = "top-right" if at == "symbol-right" else "top-left"
+    top = frame[1] if corner in used else 0.04
+    bottom = 0.72
+    length, thick = (bottom - top) * S, (x1 - x0) * S
+    fitted = ct.fit(draw, text, length, thick, size * S, style, f"{where}: slot {at}", wrap=False)
+    f = ct.fonts.font(fitted.size, style)
+    strip = Image.new("RGBA", (int(length) + 2, int(thick) + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(strip).text((strip.width / 2, strip.height / 2), text, font=f, fill=ink, anchor="mm")
+    strip = strip.rotate(90, expand=True)
+    pos = (int(round((x0 + x1) / 2 * S - strip.width / 2)), int(round((top + bottom) / 2 * S - strip.height / 2)))
+    draw._image.paste(strip, pos, strip)
+
+
+# ---------------------------------------------------------------- markers
+def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
+    marker = game.by_id["markers"][piece.source_id]
+    where = f"marker {piece.source_id}, {face}"
+    data = marker.get(face)
+    if not isinstance(data, dict):
+        data = {}
+    colors = marker_colors(game, marker, data if data else (marker.get("front") or {}), where)
+    draw.rectangle((0, 0, S, S), fill=colors["bg"])
+    if not data:
+        return  # a single-sided marker's back: plain colour, for printing
+    pattern = data.get("pattern", "none")
+    if pattern == "checks":
+        n, rim = 8, 0.16
+        cell = S / n
+        for i in range(n):
+            for j in range(n):
+                inside = rim * S <= i * cell < S - rim * S and rim * S <= j * cell < S - rim * S
+                if (i + j) % 2 == 0 and not inside:
+                    draw.rectangle((i * cell, j * cell, (i + 1) * cell, (j + 1) * cell), fill=colors["text"])
+    elif pattern == "stripe":
+        w = S * 0.12
+        draw.polygon([(0, S * 0.62), (S * 0.62, 0), (S * 0.62 + w, 0), (0, S * 0.62 + w)], fill=darker(colors["bg"], 0.8))
+    text, sub = ct.printed(data.get("text", "")), ct.printed(data.get("subtext", ""))
+    inner = 0.18 if pattern == "checks" else 0.07
+    x0, x1 = S * inner, S * (1 - inner)
+    if text:
+        top, bottom = (inner, 0.64) if sub else (inner, 1 - inner)
+        h = (bottom - top) * S
+        size = min(S * 0.4, h * 0.9)
+        fitted = ct.fit(draw, text, x1 - x0, h, size, "bold", where, min_scale=0.25)
+        ct.draw_fitted(draw, fitted, S / 2, (top + bottom) / 2 * S, colors["text"])
+    if sub:
+        top = 0.64 if text else inner
+        h = (1 - inner - top) * S
+        fitted = ct.fit(draw, sub, x1 - x0, h, min(S * 0.17, h), "regular", where, min_scale=0.4)
+        ct.draw_fitted(draw, fitted, S / 2, (top + 1 - inner) / 2 * S, colors["text"])
+
+
+# ---------------------------------------------------------------- entry points
+def draw_master(game, piece: Piece, face: str, size: int) -> Image.Image:
+    """The face drawn at ``size`` pixels square, no downscaling (an RGB image)."""
+    img = Image.new("RGB", (size, size), WHITE[:3])
+    draw = ImageDraw.Draw(img)
+    if piece.kind == "unit":
+        _draw_unit(draw, size, game, piece, face)
+    else:
+        _draw_marker(draw, size, game, piece, face)
+    return img
+
+
+def render(game, piece: Piece, face: str, sizes: list[int]) -> list[Image.Image]:
+    """The face at each pixel size in ``sizes``, all scaled from one supersampled drawing."""
+    master_px = max(max(sizes) * 2, min(sizes) * SUPERSAMPLE_MIN)
+    master = draw_master(game, piece, face, master_px)
+    return [master.resize((s, s), Image.LANCZOS) if s != master_px else master for s in sizes]
+
+
+def outline(img: Image.Image, color=(40, 40, 40)) -> Image.Image:
+    """A thin edge for module images, so adjacent counters on the VASSAL map stay distinct."""
+    ImageDraw.Draw(img).rectangle((0, 0, img.width - 1, img.height - 1), outline=color, width=1)
+    return img
