@@ -1,0 +1,1 @@
+"""Publishing: printable counter sheets and other outputs made from rendered counters."""
