@@ -312,7 +312,7 @@ def compare_items(ctx: Ctx, where: str, items: list[dict], entries: list[dict], 
                 m = re.search(r"assigned: ([a-z0-9-]+)", notes)
                 if not m or not ctx.form_matches(it["assigned"], m.group(1)):
                     errors.append(f"{where}: {uid} assigned {it['assigned']!r} not recorded ({notes!r})")
-        if it["own"] and it["own"] != "5 SS" and not ctx.form_matches(it["own"], u.get("formation")):
+        if it["own"] and not ctx.form_matches(it["own"], u.get("formation")):
             errors.append(f"{where}: {uid} printed as of {it['own']!r}, YAML formation {u.get('formation')!r}")
 
 
