@@ -96,6 +96,8 @@ class SafeZip:
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
             raise ArchiveError(f"not a readable ZIP archive ({exc}); the file may be truncated") from None
+        except Exception as exc:  # NotImplementedError (bogus version), struct.error, ...
+            raise ArchiveError(f"not a readable ZIP archive ({type(exc).__name__}: {exc})") from None
         if len(infos) > limits.max_entries:
             raise ArchiveError(f"too many entries ({len(infos)}; limit {limits.max_entries})")
         for info in infos:

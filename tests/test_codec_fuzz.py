@@ -1,0 +1,128 @@
+"""Fuzzing: mutated saves, payloads and command strings never raise anything but
+VassalFormatError (a clear, one-line error) — no uncaught exceptions."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from functools import lru_cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builder.vassal.archive import zip_bytes
+from builder.vassal.commands import parse_commands
+from builder.vassal.errors import VassalFormatError
+from builder.vassal.report import format_lines, save_report
+from builder.vassal.savefile import encode_payload, read_save
+
+from codec_support import real_saves, sample_save
+
+FUZZ = settings(max_examples=int(os.environ.get("CODEC_FUZZ_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
+
+
+@lru_cache(maxsize=None)
+def _texts() -> tuple[str, ...]:
+    texts = [sample_save(log=True).text]
+    for p in real_saves()[:3]:
+        texts.append(read_save(p).text[:20_000])
+    return tuple(texts)
+
+
+@lru_cache(maxsize=None)
+def _files() -> tuple[bytes, ...]:
+    files = [sample_save(encoding=e).to_bytes() for e in ("vcsk", "xz", "plain")]
+    for p in real_saves()[:2]:
+        files.append(p.read_bytes())
+    return tuple(files)
+
+
+def _exercise(data: bytes) -> None:
+    try:
+        save = read_save(data)
+        save_report(save)
+        format_lines(save)
+        save.to_bytes()
+    except VassalFormatError as exc:
+        assert str(exc)          # a message, on one line
+        assert "\n" not in str(exc).strip() or "XML" in str(exc)
+
+
+@st.composite
+def mutations(draw, data: bytes):
+    buf = bytearray(data)
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["flip", "set", "delete", "insert", "truncate"]))
+        if not buf:
+            break
+        i = draw(st.integers(0, len(buf) - 1))
+        if kind == "flip":
+            buf[i] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "set":
+            buf[i] = draw(st.integers(0, 255))
+        elif kind == "delete":
+            del buf[i:i + draw(st.integers(1, 16))]
+        elif kind == "insert":
+            buf[i:i] = draw(st.binary(min_size=1, max_size=8))
+        else:
+            del buf[i:]
+    return bytes(buf)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_save_files(data):
+    src = data.draw(st.sampled_from(_files()))
+    _exercise(data.draw(mutations(src)))
+
+
+SPECIAL = st.sampled_from(["\x1b", "\\", "\t", "/", ";", ",", "'", "+/", "M/", "D/", "-/", "LOG\t", "CHAT",
+                           "stack", "null", "@@", "piece;", "emb2;", "\\\x1b", "\\\\\t", "UNDO\t", "TURN"])
+
+
+@st.composite
+def text_mutations(draw):
+    t = list(draw(st.sampled_from(_texts())))
+    for _ in range(draw(st.integers(1, 8))):
+        if not t:
+            break
+        i = draw(st.integers(0, len(t) - 1))
+        op = draw(st.integers(0, 2))
+        if op == 0:
+            del t[i:i + draw(st.integers(1, 20))]
+        elif op == 1:
+            t[i:i] = list(draw(SPECIAL))
+        else:
+            t[i] = draw(st.characters(exclude_categories=("Cs",)))
+    return "".join(t)
+
+
+@FUZZ
+@given(text_mutations(), st.sampled_from(["vcsk", "xz", "plain"]))
+def test_mutated_command_text(text, encoding):
+    root = parse_commands(text) if "\x1b" in text or text else None
+    if root is not None:
+        assert root.encode() == text          # whatever we read writes back byte for byte
+    data = zip_bytes({"savedGame": encode_payload(text, encoding, 0x21)})
+    _exercise(data)
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_random_payload_in_valid_zip(payload):
+    _exercise(zip_bytes({"savedGame": payload}))
+    _exercise(zip_bytes({"savedGame": b"!VCSK" + payload}))
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_random_bytes(data):
+    _exercise(b"PK" + data)
+    _exercise(data)
+
+
+def test_fuzz_corpus_is_readable_unmutated():
+    for data in _files():
+        save = read_save(data)
+        assert save.to_bytes() == data
+        assert zipfile.ZipFile(io.BytesIO(data)).read("savedGame")
