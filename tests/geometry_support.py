@@ -39,20 +39,26 @@ def grid_specs(draw, max_size: int = 9, sheets: bool = False) -> dict:
     runs = draw(st.sampled_from(PERPENDICULAR))
     c0 = draw(st.integers(0, 3))
     r0 = draw(st.integers(0, 3))
+    col_labels = draw(st.sampled_from(["numbers", "letters"]))
+    row_labels = draw(st.sampled_from(["numbers", "letters"]))
     spec = {
         "orientation": draw(st.sampled_from(["pointy", "flat"])),
         "stagger": draw(st.sampled_from(["even", "odd"])),
         "hex_size": draw(st.sampled_from([40, 57.5, 64, 96, 113])),
         "margin": draw(st.sampled_from([0, 5, 12.5])),
-        "columns": {"first": c0, "last": c0 + draw(st.integers(0, max_size))},
+        "columns": {"first": c0, "last": c0 + draw(st.integers(0, max_size)),
+                    "labels": col_labels},
         "rows": {"first": r0, "last": r0 + draw(st.integers(0, max_size)),
-                 "labels": draw(st.sampled_from(["numbers", "letters"]))},
-        "id": "{row}{col:02}",
+                 "labels": row_labels},
         "columns_run": runs[0],
         "rows_run": runs[1],
     }
-    if spec["rows"]["labels"] == "numbers":
-        spec["id"] = draw(st.sampled_from(["{col:02}{row:02}", "{col}.{row}", "{row:03}-{col}"]))
+    col = "{col}" if col_labels == "letters" else draw(st.sampled_from(["{col}", "{col:02}"]))
+    row = "{row}" if row_labels == "letters" else draw(st.sampled_from(["{row}", "{row:03}"]))
+    if col_labels != row_labels:   # letters next to digits need no separator
+        spec["id"] = draw(st.sampled_from([col + row, row + col, row + "." + col]))
+    else:
+        spec["id"] = draw(st.sampled_from([col + "." + row, row + "-" + col]))
     if sheets:
         spec["id"] = "{sheet}/" + spec["id"]
         n = draw(st.integers(1, 3))
