@@ -528,8 +528,8 @@ class _TabCommand(Command):
         object.__setattr__(self, "values", toks[1:])
 
     def _encode(self) -> str:
-        head = self.PREFIX[:-1] if self.PREFIX.endswith(TAB) else self.PREFIX
-        return encode_str([head, *self.values], TAB)
+        # PREFIX already ends with TAB: "SETUP_STACK\t" when there are no values
+        return self.PREFIX + encode_str(self.values, TAB)
 
     def __getattr__(self, name: str) -> Any:
         names = type(self).FIELD_NAMES
