@@ -17,17 +17,11 @@ from builder.geometry.vassal_derive import derive_all
 from builder.geometry.vassal_grid import location_name
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = REPO / "tests" / "fixtures" / "geometry" / "grid-specs.yaml"
 GAMES = ("iron-dream", "panzers-last-stand")
 
 
 def load_spec(game: str) -> dict:
-    map_file = REPO / "maps" / f"{game}.yaml"
-    if map_file.is_file():
-        data = yaml.safe_load(map_file.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and "grid" in data:
-            return data["grid"]
-    return yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))[game]["grid"]
+    return yaml.safe_load((REPO / "maps" / f"{game}.yaml").read_text(encoding="utf-8"))["grid"]
 
 
 def rate(fn, inputs, seconds: float) -> float:

@@ -8,19 +8,14 @@ from hypothesis import strategies as st
 from builder.geometry import Grid
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "geometry" / "grid-specs.yaml"
 GAMES = ("iron-dream", "panzers-last-stand")
 
 
 @lru_cache(maxsize=None)
 def game_spec(game: str) -> dict:
-    """The game's grid spec: from maps/<game>.yaml once it exists, else the test fixture."""
-    map_file = REPO / "maps" / f"{game}.yaml"
-    if map_file.is_file():
-        data = yaml.safe_load(map_file.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and "grid" in data:
-            return data["grid"]
-    return yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))[game]["grid"]
+    """The game's grid spec: the ``grid:`` key of maps/<game>.yaml."""
+    data = yaml.safe_load((REPO / "maps" / f"{game}.yaml").read_text(encoding="utf-8"))
+    return data["grid"]
 
 
 @lru_cache(maxsize=None)
