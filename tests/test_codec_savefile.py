@@ -56,13 +56,15 @@ def test_obfuscation_test_vectors_from_the_engine():
     assert deobfuscate(b"!VCSKA5C7C0C2CCCBFAD6C4D3C0") == (b"begin_save", 0xA5)
 
 
-@pytest.mark.parametrize("encoding", ["vcsk", "xz", "plain"])
+@pytest.mark.parametrize("encoding", ["vcsk", "xz", "plain", "vobs"])
 def test_payload_roundtrip_every_encoding(encoding):
     text = "begin_save\x1b\x1bCHATé ünïcode ☃\x1bend_save"
     payload = encode_payload(text, encoding, key=7)
     got, enc, key = decode_payload(payload)
     assert (got, enc) == (text, encoding)
-    assert key == (7 if encoding == "vcsk" else None)
+    assert key == (7 if encoding in ("vcsk", "vobs") else None)
+    if encoding == "vobs":
+        assert payload[:5] == b"VOBS\x07" and len(payload) == 5 + len(text.encode())
     if encoding == "xz":
         assert payload.startswith(b"\xfd7zXZ\x00")
         assert lzma.decompress(payload) == text.encode()
@@ -207,7 +209,7 @@ def test_nesting_depth_is_limited():
 
 # ------------------------------------------------------------------------ save containers
 
-@pytest.mark.parametrize("encoding", ["vcsk", "xz", "plain"])
+@pytest.mark.parametrize("encoding", ["vcsk", "xz", "plain", "vobs"])
 def test_save_roundtrip_all_encodings(encoding):
     data = sample_save_bytes(encoding=encoding)
     save = read_save(data)

@@ -14,7 +14,7 @@ def register(sub, name, summary):
     p = sub.add_parser(name, help=summary, description=(
         "Decode a VASSAL saved game (.vsav) or log (.vlog) - !VCSK-obfuscated, XZ or plain - and "
         "print its commands, one line each, in file order (nested commands indented). With --json, "
-        "print one object {\"encoding\", \"counts\", \"commands\"}; counts are per command type "
+        "print one object {\"encoding\" (vcsk, xz, plain or vobs), \"counts\", \"commands\"}; counts are per command type "
         "(AddPiece, MovePiece, Chat, Log, ...; a stack is an AddPiece of a stack; the command a Log "
         "entry wraps is counted too). Player passwords stored in saves are always masked. "
         "Exit status: 0 decoded, 1 the file is unreadable or corrupt, 2 usage error."))

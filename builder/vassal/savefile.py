@@ -10,6 +10,9 @@ three encodings:
   it (CRC64 check, as xz-java's default);
 * ``plain`` — the UTF-8 text itself (VASSAL accepts it; very old logs use it).
 
+Also read and written: ``vobs`` — ``VOBS`` + one key byte + the UTF-8 bytes XOR key (the
+binary obfuscation that replaces ``!VCSK`` in VASSAL after 3.7, engine PR #15060).
+
 Reading::
 
     save = read_save("game.vsav")
@@ -37,10 +40,13 @@ from builder.vassal.errors import PayloadError, VassalFormatError
 
 __all__ = [
     "SaveFile", "read_save", "decode_payload", "encode_payload", "obfuscate", "deobfuscate",
-    "VCSK_HEADER", "XZ_MAGIC", "MAX_SAVED_GAME",
+    "VCSK_HEADER", "VOBS_HEADER", "XZ_MAGIC", "MAX_SAVED_GAME", "make_metadata", "read_metadata",
 ]
 
 VCSK_HEADER = b"!VCSK"
+VOBS_HEADER = b"VOBS"
+#: xz preset used when writing (what VASSAL 3.8 uses, per pywargame's reader/writer notes)
+XZ_PRESET = 3
 XZ_MAGIC = b"\xfd7zXZ\x00"
 #: largest decoded command text accepted (bytes)
 MAX_SAVED_GAME = 256 * 1024**2
@@ -92,6 +98,14 @@ def decode_payload(payload: bytes, *, max_size: int = MAX_SAVED_GAME) -> tuple[s
             raise PayloadError(f"savedGame is too large (over {max_size} bytes decoded)")
         data, key = deobfuscate(payload)
         enc = "vcsk"
+    elif payload.startswith(VOBS_HEADER):
+        if len(payload) < 5:
+            raise PayloadError("savedGame is truncated: the VOBS header has no key")
+        if len(payload) - 5 > max_size:
+            raise PayloadError(f"savedGame is too large (over {max_size} bytes decoded)")
+        key = payload[4]
+        data = payload[5:].translate(_xor_table(key))
+        enc = "vobs"
     elif payload.startswith(XZ_MAGIC):
         enc = "xz"
         try:
@@ -115,9 +129,9 @@ def decode_payload(payload: bytes, *, max_size: int = MAX_SAVED_GAME) -> tuple[s
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        hint = " (wrong obfuscation key?)" if enc == "vcsk" else ""
+        hint = " (wrong obfuscation key?)" if enc in ("vcsk", "vobs") else ""
         raise PayloadError(f"savedGame is not valid UTF-8 at byte {exc.start}{hint}") from None
-    if enc == "vcsk" and text and not _plausible(text):
+    if enc in ("vcsk", "vobs") and text and not _plausible(text):
         raise PayloadError("savedGame does not decode to VASSAL commands (wrong obfuscation key?)")
     return text, enc, key
 
@@ -144,7 +158,10 @@ def encode_payload(text: str, encoding: str = "vcsk", key: int | None = None) ->
     if encoding == "vcsk":
         return obfuscate(data, random.randrange(256) if key is None else key)
     if encoding == "xz":
-        return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64)
+        return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=XZ_PRESET)
+    if encoding == "vobs":
+        k = random.randrange(1, 256) if key is None else key
+        return VOBS_HEADER + bytes([k]) + data.translate(_xor_table(k))
     if encoding == "plain":
         return data
     raise ValueError(f"unknown savedGame encoding {encoding!r}")
@@ -237,8 +254,8 @@ class SaveFile:
         text = self.current_text()
         if self._payload is not None and text == self._text0 and (self.encoding, self.key) == self._meta0:
             return self._payload
-        if self.encoding == "vcsk" and self.key is None:
-            self.key = random.randrange(256)
+        if self.encoding in ("vcsk", "vobs") and self.key is None:
+            self.key = random.randrange(1, 256)
         return encode_payload(text, self.encoding, self.key)
 
     def modified(self) -> bool:
