@@ -135,9 +135,20 @@ def _hexsides(draw, data, origin, sc, on_board):
             (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
             ox, oy = origin
             mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
-            for (x, y) in ((ax - ox, ay - oy), (bx - ox, by - oy)):
-                end = (mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
-                draw.line((mid, end), fill=colour, width=w)
+            ends = [(mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
+                    for x, y in ((ax - ox, ay - oy), (bx - ox, by - oy))]
+            draw.line(ends, fill=colour, width=w)
+            target = _arrow_target(data, a, b)
+            if target is not None:   # e.g. an invasion arrow: from the unplayable side to the playable one
+                tip = ends[0] if target == a else ends[1]
+                tail = ends[1] if target == a else ends[0]
+                dx, dy = tip[0] - tail[0], tip[1] - tail[1]
+                d = math.hypot(dx, dy) or 1
+                ux, uy = dx / d, dy / d
+                head = sc.size * 0.12
+                draw.polygon([tip, (tip[0] - ux * head - uy * head * 0.6, tip[1] - uy * head + ux * head * 0.6),
+                              (tip[0] - ux * head + uy * head * 0.6, tip[1] - uy * head - ux * head * 0.6)],
+                             fill=colour, outline=INK)
             continue
         if style == "double":
             dx, dy = q[0] - p[0], q[1] - p[1]
@@ -171,6 +182,14 @@ def _hexsides(draw, data, origin, sc, on_board):
             r = w / 2   # round the ends so runs of sides join
             for x, y in (p, q):
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+def _arrow_target(data, a, b):
+    """The playable one of two hexes when exactly one is (a side between land and sea)."""
+    play = [(data.terrain_of(h) or {}).get("playable", True) is not False for h in (a, b)]
+    if play[0] != play[1]:
+        return a if play[0] else b
+    return None
 
 
 def _lines(draw, data, origin, sc, on_board):

@@ -51,10 +51,13 @@ SYMBOL_TEXT = {"city": "City / town", "capital": "Capital", "port": "Port (blue 
 
 
 def layout(data, min_height: int = 0) -> PanelLayout:
+    """Legend first, then the boxes, flowing into further columns so the panel stays within ``min_height``
+    (the board's height) where it can, or 16 hexes for a stand-alone panel."""
     sc = Scale(data.grid.spec.hex_size)
     s = sc.size
     pad, row = round(s * 0.3), round(s * 0.75)
-    width = round(s * 5)
+    col_w = round(s * 4.4)
+    limit = max(min_height, round(s * 16))
     y = pad
     entries = [("title", (data.doc.get("map") or {}).get("title") or "Map", pad, y)]
     y += round(s * 0.6)
@@ -71,16 +74,20 @@ def layout(data, min_height: int = 0) -> PanelLayout:
             entries.append((kind, item, pad, y))
             y += row
         y += round(s * 0.15)
-    boxes = {}
+    bottom, x, boxes = y, pad, {}
     if data.boxes:
-        entries.append(("heading", "Off-map boxes", pad, y))
+        entries.append(("heading", "Off-map boxes", x, y))
         y += round(s * 0.45)
-        bh = round(s * 1.5)
+        bh, gap = round(s * 1.5), round(s * 0.15)
         for box in data.boxes:
-            boxes[box["id"]] = (pad, y, width - 2 * pad, bh)
-            entries.append(("box", box, pad, y))
-            y += bh + round(s * 0.15)
-    return PanelLayout(width, max(y + pad, min_height), entries, boxes)
+            if y + bh + pad > limit and y > pad + round(s * 0.45):
+                x, y = x + col_w + pad, pad + round(s * 0.45)
+            boxes[box["id"]] = (x, y, col_w, bh)
+            entries.append(("box", box, x, y))
+            y += bh + gap
+            bottom = max(bottom, y)
+    width = x + col_w + pad
+    return PanelLayout(width, max(bottom + pad, min_height), entries, boxes)
 
 
 def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
