@@ -257,3 +257,10 @@ def test_folder_of_files_merges_lists(capsys, tiny_game):
     (folder / "c.yaml").write_text((folder / "c.yaml").read_text().replace("steps: 2", "steps: x"))
     code, out, _ = run_validate(capsys, folder)
     assert code == 1 and re.search(r"data/c\.yaml:\d+:\d+: units\[2\]\.steps", out)
+
+
+def test_oversized_grid_is_refused_quickly(capsys, tiny_game):
+    replace(tiny_game / "map.yaml", "rows: {first: 1, last: 10}", "rows: {first: 1, last: 999999}")
+    code, out, _ = run_validate(capsys, tiny_game / "game.yaml")
+    assert code == 1
+    assert "map.yaml:7:12: grid.columns: the grid has 9,999,990 hexes, over the limit of 250,000" in out

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from builder.gamedata import authored as authored_mod
 from builder.gamedata import schemacheck
 from builder.gamedata.crossref import Checker
-from builder.gamedata.diagnostics import Diagnostic
+from builder.gamedata.diagnostics import Diagnostic, format_path
 from builder.gamedata.model import Game
 from builder.gamedata.sources import GameSources, find_game, load_merged, resolve_map
 from builder.gamedata.yamlsource import locate
@@ -83,6 +84,8 @@ def _grid(map_doc, diags):
     try:
         return Grid.from_spec(spec)
     except GridSpecError as exc:
-        file, line, col = locate(map_doc, ("grid",))
-        diags.append(Diagnostic(file, line, col, "grid", str(exc)))
+        path = tuple(int(p) if p.isdigit() else p for p in re.findall(r"[^.\[\]]+", exc.field))
+        file, line, col = locate(map_doc, path)
+        message = str(exc).removeprefix(f"{exc.field}: ")
+        diags.append(Diagnostic(file, line, col, format_path(path), message))
         return None

@@ -30,6 +30,7 @@ from .errors import GridSpecError
 from .hex_ids import IdTemplate
 
 DIRECTIONS = ("north", "south", "east", "west")
+MAX_HEXES = 250_000
 _AXIS_OF = {"north": "v", "south": "v", "east": "h", "west": "h"}
 
 
@@ -92,6 +93,10 @@ def parse_grid_spec(data: Any, where: str = "grid") -> GridSpec:
     has_sheets = "sheets" in data
     sheets = _sheets(data, columns, rows, where) if has_sheets else (
         Sheet(None, columns, rows),)
+    # Every hex is indexed up front; refuse sizes no real map has before that costs minutes.
+    count = sum((s.columns.last - s.columns.first + 1) * (s.rows.last - s.rows.first + 1) for s in sheets)
+    if count > MAX_HEXES:
+        raise GridSpecError(f"{where}.columns", f"the grid has {count:,} hexes, over the limit of {MAX_HEXES:,}")
     if "id" not in data:
         raise GridSpecError(f"{where}.id", "required field is missing")
     template = IdTemplate.compile(data["id"], f"{where}.id", has_sheets,
