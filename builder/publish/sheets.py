@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from PIL import Image
+from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -25,6 +26,7 @@ from builder.render.counter_face import render
 from builder.render.counter_pieces import pieces
 
 MM = 72 / 25.4  # points per millimetre
+rl_config.useA85 = 0  # binary streams: ASCII85 would make every counter image a third larger
 
 
 def groups_for(game) -> list[Group]:

@@ -289,18 +289,18 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         return  # a single-sided marker's back: plain colour, for printing
     pattern = data.get("pattern", "none")
     if pattern == "checks":
-        n, rim = 8, 0.16
+        n = 8  # a one-cell chequered rim around a plain field for the text
         cell = S / n
         for i in range(n):
             for j in range(n):
-                inside = rim * S <= i * cell < S - rim * S and rim * S <= j * cell < S - rim * S
+                inside = 0 < i < n - 1 and 0 < j < n - 1
                 if (i + j) % 2 == 0 and not inside:
                     draw.rectangle((i * cell, j * cell, (i + 1) * cell, (j + 1) * cell), fill=colors["text"])
     elif pattern == "stripe":
         w = S * 0.12
         draw.polygon([(0, S * 0.62), (S * 0.62, 0), (S * 0.62 + w, 0), (0, S * 0.62 + w)], fill=darker(colors["bg"], 0.8))
     text, sub = ct.printed(data.get("text", "")), ct.printed(data.get("subtext", ""))
-    inner = 0.18 if pattern == "checks" else 0.07
+    inner = 0.15 if pattern == "checks" else 0.07
     x0, x1 = S * inner, S * (1 - inner)
     if text:
         top, bottom = (inner, 0.64) if sub else (inner, 1 - inner)
@@ -331,7 +331,16 @@ def render(game, piece: Piece, face: str, sizes: list[int]) -> list[Image.Image]
     """The face at each pixel size in ``sizes``, all scaled from one supersampled drawing."""
     master_px = max(max(sizes) * 2, min(sizes) * SUPERSAMPLE_MIN)
     master = draw_master(game, piece, face, master_px)
-    return [master.resize((s, s), Image.LANCZOS) if s != master_px else master for s in sizes]
+    return [_downscale(master, s) for s in sizes]
+
+
+def _downscale(master: Image.Image, size: int) -> Image.Image:
+    # Area averaging (BOX) of a >= 2x master is proper anti-aliasing and several times faster than LANCZOS.
+    if size == master.width:
+        return master
+    if master.width % size == 0:
+        return master.reduce(master.width // size)
+    return master.resize((size, size), Image.BOX)
 
 
 def outline(img: Image.Image, color=(40, 40, 40)) -> Image.Image:

@@ -387,12 +387,14 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
     for name in glyphs:
         GLYPHS[name](pen)
     if text:
-        size = (y1 - y0) * 0.42 / 0.75
+        # Alone, the type's text fills the frame; beside glyphs it sits small in the upper part.
+        height, cy = (0.42, 0.5) if not glyphs else (0.26, 0.2)
+        size = (y1 - y0) * height / 0.75
         f = fonts.font(size, "condensed-bold")
-        while size > 4 and draw.textlength(text, font=f) > (x1 - x0) * 0.8:
+        while size > 4 and draw.textlength(text, font=f) > (x1 - x0) * (0.8 if not glyphs else 0.5):
             size *= 0.9
             f = fonts.font(size, "condensed-bold")
-        draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=f, fill=ink, anchor="mm")
+        draw.text(((x0 + x1) / 2, y0 + (y1 - y0) * cy), text, font=f, fill=ink, anchor="mm")
     draw.rectangle(box, outline=ink, width=lw)
 
 
