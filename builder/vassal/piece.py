@@ -40,23 +40,42 @@ MAX_LAYERS = 10_000
 T = TypeVar("T", bound=Trait)
 
 
+def _unescaped_tab(s: str, start: int = 0) -> int:
+    """Index of the first TAB at or after *start* not preceded by a backslash, or -1."""
+    i = s.find(TAB, start)
+    while i > 0 and s[i - 1] == "\\":
+        i = s.find(TAB, i + 1)
+    return i
+
+
+def _token(s: str) -> str:
+    """One TAB-level token: drop the escaping backslash before each TAB, then unquote."""
+    if TAB in s:
+        s = s.replace("\\\t", TAB)
+    if len(s) > 1 and s[0] == "'" and s[-1] == "'":
+        s = s[1:-1]
+    return s
+
+
 def split_layers(s: str, *, limit: int = MAX_LAYERS) -> list[str]:
     """Split a TAB-chained string into its layers, outermost first (§3.2).
 
-    Each level is split in two (``[mine, rest]``); extra tokens at a level are ignored by
-    VASSAL and are kept here only through the raw string.
+    Like VASSAL's ``BasicCommandEncoder.createPiece``: each level is split with
+    ``decode(rest, TAB)``; its first token is the layer, the second (if any) is split again
+    (extra tokens are ignored by VASSAL and survive here only through the raw string).
     """
     out: list[str] = []
-    rest: str | None = s
-    while rest is not None:
+    rest = s
+    while True:
         if len(out) >= limit:
             raise PieceError(f"piece has more than {limit} layers")
-        if TAB not in rest:
-            out.append(rest)
+        i = _unescaped_tab(rest)
+        if i < 0:
+            out.append(_token(rest) if rest else rest)
             break
-        toks = decode(rest, TAB)
-        out.append(toks[0])
-        rest = toks[1] if len(toks) > 1 else None
+        out.append(_token(rest[:i]))
+        j = _unescaped_tab(rest, i + 1)
+        rest = _token(rest[i + 1:j] if j >= 0 else rest[i + 1:])
     return out
 
 
