@@ -264,3 +264,24 @@ def test_oversized_grid_is_refused_quickly(capsys, tiny_game):
     code, out, _ = run_validate(capsys, tiny_game / "game.yaml")
     assert code == 1
     assert "map.yaml:7:12: grid.columns: the grid has 9,999,990 hexes, over the limit of 250,000" in out
+
+
+def test_scenario_side_override_and_entry_choices(capsys, tiny_game):
+    game, map_ = tiny_game / "game.yaml", tiny_game / "map.yaml"
+    map_.write_text(map_.read_text() + "entry_areas:\n  - {id: east, name: East edge, hexes: [J5, J6]}\n"
+                    "  - {id: north, name: North edge}\n")
+    replace(game, "      - {unit: red-2, turn: 2, hex: J5}", "      - {unit: red-2, turn: 2, entries: [east, nort]}")
+    replace(game, "      - {unit: red-1, hex: H5}", "      - {unit: red-1, hex: H5, side: green}")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 1
+    assert "reinforcements[0].entries[1]: unknown entry area 'nort'; did you mean 'north'?" in out
+    assert "setup[2].side: unknown side 'green'" in out
+    assert len(errors(out)) == 2
+
+
+def test_status_exempt_from_stacking(capsys, tiny_game):
+    game = tiny_game / "game.yaml"
+    replace(game, "  stacking: {limit: 2}", "  stacking: {limit: 2, exempt_status: [Support]}")
+    replace(game, "      - {unit: blue-3, hex: B4}", "      - {unit: blue-3, hex: B3, status: [Support]}")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 0 and "warning:" not in out and "0 warning(s)" in out

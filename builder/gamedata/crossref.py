@@ -12,7 +12,9 @@ from builder.gamedata.model import Game, apply_template
 from builder.gamedata.yamlsource import locate, locate_key
 from builder.symbols import KNOWN_GLYPHS
 
-LOCATION_KEYS = ("hex", "hexes", "box", "area", "near", "at_unit", "off_map", "entry")
+LOCATION_KEYS = ("hex", "hexes", "box", "boxes", "area", "near", "at_unit", "at_hq", "off_map", "entry", "entries")
+# Keys that may be given together: a choice of hexes or an area narrowed by a distance.
+COMBINABLE = ({"hexes", "near"}, {"area", "near"}, {"entry", "hex"}, {"entries", "hex"}, {"box", "at_hq"})
 
 
 class Checker:
@@ -227,6 +229,8 @@ class Checker:
             if isinstance(scen.get("first_turn"), int) and isinstance(scen.get("last_turn"), int) and scen["first_turn"] > scen["last_turn"]:
                 self.error(self.doc, base + ("last_turn",), "the last turn comes before the first turn")
             self.ref(self.doc, base + ("first_player",), scen.get("first_player"), "sides", "side")
+            for i, block in self.items("sequence", scen):
+                self.ref(self.doc, base + ("sequence", i, "side"), block.get("side"), "sides", "side")
             self.ref(self.doc, base + ("first_turn_weather",), scen.get("first_turn_weather"), "weather", "weather")
             placed: dict = {}
             stacks: dict = defaultdict(lambda: defaultdict(float))
@@ -246,13 +250,16 @@ class Checker:
                     for w, mid in enumerate(entry.get("with") or []):
                         self.ref(self.doc, path + ("with", w), mid, "markers", "marker")
                     self.ref(self.doc, path + ("assigned_to",), entry.get("assigned_to"), "formations", "formation")
+                    self.ref(self.doc, path + ("side",), entry.get("side"), "sides", "side")
                     if kind != "setup":
                         self.turn_in_calendar(path + ("turn",), entry.get("turn"), scen)
-                    if kind == "setup" and isinstance(entry.get("hex"), str):
+                    exempt = set(((self.doc.get("game") or {}).get("stacking") or {}).get("exempt_status") or [])
+                    if kind == "setup" and isinstance(entry.get("hex"), str) and not exempt & set(entry.get("status") or []):
                         for uid, _ in units:
                             unit = self.game.units.get(uid)
                             if unit:
-                                stacks[entry["hex"]][self.game.side_of(unit)] += self.stacking_weight(unit)
+                                side = entry.get("side") or self.game.side_of(unit)
+                                stacks[entry["hex"]][side] += self.stacking_weight(unit)
                         if entry.get("marker") in self.game.by_id["markers"]:
                             m = self.game.by_id["markers"][entry["marker"]]
                             stacks[entry["hex"]][m.get("side")] += float(m.get("stacking", 0)) * entry.get("quantity", 1)
@@ -274,7 +281,8 @@ class Checker:
         kinds = [k for k in LOCATION_KEYS if k in entry]
         if require and not kinds:
             self.error(self.doc, path, "says nowhere: give one of hex, hexes, box, area, near, at_unit, entry, off_map")
-        if len([k for k in kinds if k not in ("off_map",)]) > 1 and not (set(kinds) <= {"hexes", "near"} or set(kinds) <= {"area", "near"}):
+        given = {k for k in kinds if k != "off_map"}
+        if len(given) > 1 and not any(given <= combo for combo in COMBINABLE):
             self.error(self.doc, path, f"gives several places ({', '.join(kinds)}); give one")
         self.hex_ref(path + ("hex",), entry.get("hex"))
         for k, h in enumerate(entry.get("hexes") or []):
@@ -287,6 +295,10 @@ class Checker:
         self.ref(self.doc, path + ("box",), entry.get("box"), None, "box", ids=self.map_ids("boxes"))
         self.ref(self.doc, path + ("area",), entry.get("area"), None, "setup area", ids=self.map_ids("setup_areas"))
         self.ref(self.doc, path + ("entry",), entry.get("entry"), None, "entry area", ids=self.map_ids("entry_areas"))
+        for k, box in enumerate(entry.get("boxes") or []):
+            self.ref(self.doc, path + ("boxes", k), box, None, "box", ids=self.map_ids("boxes"))
+        for k, area in enumerate(entry.get("entries") or []):
+            self.ref(self.doc, path + ("entries", k), area, None, "entry area", ids=self.map_ids("entry_areas"))
 
     def map_ids(self, key) -> dict:
         return {item.get("id"): item for item in (self.map.get(key) or []) if isinstance(item, dict)}
