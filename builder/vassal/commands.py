@@ -480,7 +480,18 @@ class Log(Command):
         self.inner = inner if inner is not None else NullCommand.parse("")
 
     def _decode(self, raw: str) -> None:
-        object.__setattr__(self, "inner", _parse(raw[4:], _depth_var[0] + 1))
+        self._decode_at(raw, 0)
+
+    def _decode_at(self, raw: str, depth: int) -> None:
+        object.__setattr__(self, "inner", _parse(raw[4:], depth + 1))
+
+    @classmethod
+    def parse_at(cls, raw: str, depth: int) -> "Log":
+        c = cls.__new__(cls)
+        object.__setattr__(c, "raw", raw)
+        object.__setattr__(c, "_dirty", False)
+        c._decode_at(raw, depth)
+        return c
 
     def unchanged(self) -> bool:
         return super().unchanged() and self.inner.unchanged()
@@ -802,26 +813,31 @@ COMMAND_TYPES: dict[str, type[Command]] = {c.TYPE: c for c in (
     SetupStack, Unmask, Notes, PublicNotes, PrivateNote, SecretNote, Extension,
     StartupGlobalKeyCommand, LosThread, Flare, SpecialDice, ChessClock, Unknown, Malformed)}
 
-_depth_var = [0]
+_FIRST: dict[str, list[tuple[str, type[Command]]]] = {}
+for _prefix, _cls in _BY_PREFIX:
+    _FIRST.setdefault(_prefix[0], []).append((_prefix, _cls))
+_PIECE_CMDS = {"+": AddPiece, "-": RemovePiece, "D": ChangePiece, "M": MovePiece}
 
 
-def decode_leaf(raw: str) -> Command:
+def decode_leaf(raw: str, depth: int = 0) -> Command:
     """Decode one single (non-compound) command string into its typed command."""
     if raw == "":
         return NullCommand.parse(raw)
     cls: type[Command] | None = None
     c0 = raw[0]
-    if c0 in "+-DM" and len(raw) > 1 and raw[1] == "/":
-        cls = {"+": AddPiece, "-": RemovePiece, "D": ChangePiece, "M": MovePiece}[c0]
+    if len(raw) > 1 and raw[1] == "/" and c0 in _PIECE_CMDS:
+        cls = _PIECE_CMDS[c0]
     elif raw == "begin_save":
         cls = BeginSave
     elif raw == "end_save":
         cls = EndSave
     else:
-        for prefix, k in _BY_PREFIX:
+        for prefix, k in _FIRST.get(c0, ()):
             if raw.startswith(prefix):
                 cls = k
                 break
+        if cls is Log:
+            return Log.parse_at(raw, depth)
         if cls is Chat and DiceRoll.matches(raw):
             cls = DiceRoll
         if cls is None:
@@ -833,13 +849,7 @@ def decode_leaf(raw: str) -> Command:
                 cls = Unknown
     try:
         return cls.parse(raw)
-    except RecursionError:
-        raise
-    except CommandError as exc:
-        return _malformed(raw, str(exc))
     except VassalFormatError as exc:
-        if isinstance(exc, CommandError):
-            raise
         return _malformed(raw, str(exc))
 
 
@@ -853,20 +863,10 @@ def _parse(s: str, depth: int) -> Node:
     if depth > MAX_DEPTH:
         raise CommandError(f"commands nested deeper than {MAX_DEPTH} levels")
     if ESC not in s and not (len(s) > 1 and s[0] == "'" and s[-1] == "'"):
-        saved = _depth_var[0]
-        _depth_var[0] = depth
-        try:
-            return decode_leaf(s)
-        finally:
-            _depth_var[0] = saved
+        return decode_leaf(s, depth)
     toks = decode(s, ESC)
     if len(toks) == 1 and toks[0] == s:
-        saved = _depth_var[0]
-        _depth_var[0] = depth
-        try:
-            return decode_leaf(s)
-        finally:
-            _depth_var[0] = saved
+        return decode_leaf(s, depth)
     node = Compound([_parse(t, depth + 1) for t in toks])
     node._raw = s
     node._orig = tuple(id(i) for i in node.items)
