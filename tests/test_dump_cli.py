@@ -122,3 +122,27 @@ def test_dump_every_real_file(capsys):
         for s in secrets:
             if len(s) >= 4:
                 assert s not in out
+
+
+def test_password_set_by_a_later_change_is_masked(capsys, tmp_path):
+    from builder.vassal.commands import ChangePiece, Log
+    from builder.vassal.piece import Piece
+    from builder.vassal.traits import Obscurable
+
+    save = read_save(sample_save_bytes())
+    add = next(c for _, c in save.leaves() if c.TYPE == "AddPiece" and c.piece.name == "1st Infantry")
+    p = Piece.decode(add.type_string, add.state_string)
+    old = p.state_string()
+    p.find(Obscurable).state = "only-in-change;"
+    root = save.commands
+    root.items.append(Log(ChangePiece(add.piece_id, p.state_string(), old)))
+    path = tmp_path / "masked.vlog"
+    save.write(path)
+    assert "only-in-change" in read_save(path).text
+    for extra in ((), ("--json",)):
+        code, out, _ = _run(capsys, path, *extra)
+        assert code == 0 and "only-in-change" not in out
+    d = json.loads(out)
+    change = d["commands"][-1]["command"]
+    assert change["type"] == "ChangePiece" and change["name"] == "1st Infantry"
+    assert any(c["trait"] == "obs;" and c["new"]["masked"] for c in change["changes"])

@@ -14,7 +14,7 @@ from typing import Any
 
 from builder.vassal.commands import AddPiece, ChangePiece, Command, Log, iter_leaves
 from builder.vassal.errors import VassalFormatError
-from builder.vassal.piece import Piece, split_layers
+from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile
 
 __all__ = ["MASK", "collect_secrets", "save_report", "format_lines", "Masker"]
@@ -24,11 +24,22 @@ _DELIMS = ";/\t\\,|:"
 
 
 def collect_secrets(save: SaveFile) -> set[str]:
-    """Every player id (password) that appears in the save's commands."""
+    """Every player id (password) that appears in the save's commands.
+
+    Includes ids inside piece states changed by ``D/`` commands (decoded with the type of
+    the piece's earlier ``+/``), so masking a piece mid-log does not leak its owner.
+    """
     out: set[str] = set()
+    types: dict[str, str] = {}
     for _, c in save.leaves():
         try:
             out.update(v for v in c.secret_values() if v)
+            _track(c, types)
+            for _, inner in iter_leaves(c.inner) if isinstance(c, Log) else ((0, c),):
+                if isinstance(inner, ChangePiece) and inner.piece_id in types:
+                    for st in (inner.new_state, inner.old_state):
+                        if st is not None:
+                            out.update(Piece.decode(types[inner.piece_id], st).secret_values())
         except VassalFormatError:
             continue
     out.discard("null")
@@ -99,9 +110,9 @@ def _entry(c: Command, types: dict[str, str], mask: str | None) -> dict[str, Any
 
 
 def _track(c: Command, types: dict[str, str]) -> None:
-    inner = c.inner if isinstance(c, Log) else c
-    if isinstance(inner, AddPiece) and inner.piece_id:
-        types[inner.piece_id] = inner.type_string
+    for _, inner in iter_leaves(c.inner) if isinstance(c, Log) else ((0, c),):
+        if isinstance(inner, AddPiece) and inner.piece_id:
+            types[inner.piece_id] = inner.type_string
 
 
 def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
