@@ -285,3 +285,17 @@ def test_status_exempt_from_stacking(capsys, tiny_game):
     replace(game, "      - {unit: blue-3, hex: B4}", "      - {unit: blue-3, hex: B3, status: [Support]}")
     code, out, _ = run_validate(capsys, game)
     assert code == 0 and "warning:" not in out and "0 warning(s)" in out
+
+
+@pytest.mark.parametrize("loader", ["_PyLoader", "_CLoader"])
+def test_both_yaml_parsers_locate_alike(loader, monkeypatch):
+    import builder.gamedata.yamlsource as ys
+    if not hasattr(ys, loader):
+        pytest.skip("PyYAML without libyaml")
+    monkeypatch.setattr(ys, "_Loader", getattr(ys, loader))
+    data, dups = ys.load_text("a: 1\nb:\n  - x\n  - {c: 2}\na: 3\n", "t.yaml")
+    assert ys.locate(data, ["b", 1, "c"]) == ("t.yaml", 4, 9)
+    assert [(d.line, d.column) for d in dups] == [(5, 1)]
+    with pytest.raises(ys.YamlError) as exc:
+        ys.load_text("a: [1,\n", "c.yaml")
+    assert exc.value.diagnostics[0].line == 2 and "invalid YAML" in exc.value.diagnostics[0].message
