@@ -21,7 +21,6 @@ Usage: ``python benchmarks/bench_codec.py [--shared DIR] [--commands N] [--repea
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import shutil
 import subprocess
@@ -45,7 +44,6 @@ from builder.vassal.commands import (  # noqa: E402
     MovePiece,
     NullCommand,
     RemovePiece,
-    iter_leaves,
 )
 from builder.vassal.piece import Piece  # noqa: E402
 from builder.vassal.savefile import SaveFile, make_metadata, read_save  # noqa: E402

@@ -20,7 +20,6 @@ from builder.vassal.commands import (
     Log,
     Malformed,
     MovePiece,
-    NullCommand,
     Player,
     RemovePiece,
     TurnTracker,
@@ -32,7 +31,6 @@ from builder.vassal.commands import (
 )
 from builder.vassal.errors import ArchiveError, CommandError, PayloadError, VassalFormatError
 from builder.vassal.savefile import (
-    SaveFile,
     decode_payload,
     deobfuscate,
     encode_payload,
@@ -42,7 +40,7 @@ from builder.vassal.savefile import (
     read_save,
 )
 
-from codec_support import PASSWORD, real, real_saves, sample_save, sample_save_bytes
+from codec_support import PASSWORD, real, sample_save, sample_save_bytes
 
 
 # ------------------------------------------------------------------------------ payloads

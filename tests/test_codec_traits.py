@@ -302,3 +302,9 @@ def _ref_split(s):
 @given(st.text(st.sampled_from(["a", "\t", "\\", "'", ";"]), max_size=24))
 def test_fast_split_layers_matches_vassal_recursion(s):
     assert split_layers(s) == _ref_split(s)
+
+
+def test_keystroke_names():
+    assert str(KeyStroke(70, 130)) == "Ctrl+F"
+    assert str(KeyStroke(83, 585)) == "Shift+Alt+S"
+    assert str(KeyStroke(0, 0, "Flip")) == "Flip"

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from builder.vassal.errors import PieceError
-from builder.vassal.sequence import decode, encode_str
+from builder.vassal.sequence import encode_str
 from builder.vassal.traits import (
     BasicPiece,
     Deck,

@@ -58,7 +58,7 @@ class KeyStroke:
         if self.name:
             return self.name
         mods = []
-        for bit, label in ((130, "Ctrl"), (585 - 520, "Shift"), (520, "Alt"), (260, "Meta")):
+        for bit, label in ((130, "Ctrl"), (65, "Shift"), (520, "Alt"), (260, "Meta")):
             if self.modifiers & bit == bit:
                 mods.append(label)
         ch = chr(self.code) if 48 <= self.code <= 90 else f"#{self.code}"
