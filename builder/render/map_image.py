@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from builder.geometry.vassal_derive import board_bounds
 from builder.progress import SILENT
 from builder.render import fonts
-from builder.render.map_style import (BORDER_INK, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
+from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
                                       draw_pattern, rgba, star, swastika)
 
 OFF_MAP = (232, 232, 226)
@@ -122,8 +122,16 @@ def _borders(draw, data, hexes, origin, sc):
                 draw.line((p, q), fill=BORDER_INK[:3] + (170,), width=w)
 
 
+def _round_line(draw, p, q, colour, w):
+    draw.line((p, q), fill=colour, width=w)
+    r = w / 2
+    for x, y in (p, q):
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
 def _hexsides(draw, data, origin, sc, on_board):
     grid = data.grid
+    doubles = []
     for kind, a, b in data.hexsides:
         if a not in on_board and b not in on_board:
             continue
@@ -150,13 +158,8 @@ def _hexsides(draw, data, origin, sc, on_board):
                               (tip[0] - ux * head + uy * head * 0.6, tip[1] - uy * head - ux * head * 0.6)],
                              fill=colour, outline=INK)
             continue
-        if style == "double":
-            dx, dy = q[0] - p[0], q[1] - p[1]
-            d = math.hypot(dx, dy) or 1
-            nx, ny = -dy / d * w, dx / d * w
-            for s in (-1, 1):
-                draw.line(((p[0] + s * nx, p[1] + s * ny), (q[0] + s * nx, q[1] + s * ny)), fill=colour,
-                          width=max(1, w // 2))
+        if style == "double":   # a dark band with a lighter core; cores drawn after all bands so runs join
+            doubles.append((p, q, colour, w))
         elif style == "dashed":
             for t in (0.0, 0.4, 0.8):
                 u = min(1.0, t + 0.25)
@@ -178,10 +181,11 @@ def _hexsides(draw, data, origin, sc, on_board):
                    for t in range(9)]
             draw.line(pts, fill=colour, width=max(1, w // 2 + 1), joint="curve")
         else:
-            draw.line((p, q), fill=colour, width=w)
-            r = w / 2   # round the ends so runs of sides join
-            for x, y in (p, q):
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+            _round_line(draw, p, q, colour, w)   # round ends so runs of sides join
+    for p, q, colour, w in doubles:
+        _round_line(draw, p, q, darker(colour, 0.45), w)
+    for p, q, colour, w in doubles:
+        _round_line(draw, p, q, colour, max(1, round(w * 0.5)))
 
 
 def _arrow_target(data, a, b):

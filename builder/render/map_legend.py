@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from PIL import ImageDraw
 
 from builder.render import fonts
-from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
+from builder.render.map_style import darker, INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
 
 
 @dataclass
@@ -120,6 +120,9 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             if kind == "hexside" and item.get("style") == "crossing":
                 draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=colour, width=w)
                 draw.line(((sx - s * 0.2, sy), (sx + s * 0.2, sy)), fill=INK, width=1)
+            elif item.get("style") == "double":
+                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=darker(colour, 0.45), width=w)
+                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=max(1, round(w * 0.5)))
             else:
                 draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=w)
                 if item.get("style") == "railway":
