@@ -273,7 +273,7 @@ def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
     ImageDraw.Draw(strip).text((strip.width / 2, strip.height / 2), text, font=f, fill=ink, anchor="mm")
     strip = strip.rotate(90, expand=True)
     pos = (int(round((x0 + x1) / 2 * S - strip.width / 2)), int(round((top + bottom) / 2 * S - strip.height / 2)))
-    draw._image.paste(strip, pos, strip)
+    draw.canvas.paste(strip, pos, strip)
 
 
 # ---------------------------------------------------------------- markers
@@ -320,6 +320,7 @@ def draw_master(game, piece: Piece, face: str, size: int) -> Image.Image:
     """The face drawn at ``size`` pixels square, no downscaling (an RGB image)."""
     img = Image.new("RGB", (size, size), WHITE[:3])
     draw = ImageDraw.Draw(img)
+    draw.canvas = img  # for the few shapes that are pasted rather than drawn (rotated text)
     if piece.kind == "unit":
         _draw_unit(draw, size, game, piece, face)
     else:

@@ -308,17 +308,17 @@ def _jaeger(p: Pen):
 
 @glyph("reserve")
 def _reserve(p: Pen):
-    p.text("R", 0.82, 0.2, 0.3)
+    p.text("R", 0.9, 0.17, 0.28)
 
 
 @glyph("heavy")
 def _heavy(p: Pen):
-    p.text("H", 0.18, 0.2, 0.3)
+    p.text("H", 0.1, 0.17, 0.28)
 
 
 @glyph("light")
 def _light(p: Pen):
-    p.text("L", 0.18, 0.2, 0.3)
+    p.text("L", 0.1, 0.17, 0.28)
 
 
 @glyph("cossack")
@@ -341,8 +341,9 @@ def _fortification(p: Pen):
 
 @glyph("flamethrower")
 def _flamethrower(p: Pen):
-    p.poly((0.5, 0.04), (0.64, 0.26), (0.62, 0.42), (0.5, 0.5), (0.38, 0.42), (0.36, 0.26), (0.44, 0.16),
-           (0.46, 0.3), (0.52, 0.22))
+    # A small flame above the centre, clear of an armour oval it is often composed with.
+    p.poly((0.5, 0.0), (0.6, 0.12), (0.6, 0.2), (0.5, 0.26), (0.4, 0.2), (0.4, 0.12), (0.45, 0.07),
+           (0.47, 0.14), (0.52, 0.09))
 
 
 @glyph("ski")
@@ -394,7 +395,8 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
         while size > 4 and draw.textlength(text, font=f) > (x1 - x0) * (0.8 if not glyphs else 0.5):
             size *= 0.9
             f = fonts.font(size, "condensed-bold")
-        draw.text(((x0 + x1) / 2, y0 + (y1 - y0) * cy), text, font=f, fill=ink, anchor="mm")
+        cx = 0.5 if not glyphs else 0.56  # clear of a corner modifier (H, L) at the upper left
+        draw.text((x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy), text, font=f, fill=ink, anchor="mm")
     draw.rectangle(box, outline=ink, width=lw)
 
 
