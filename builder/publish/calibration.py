@@ -37,14 +37,23 @@ def targets(paper: str) -> list[Target]:
 def x_ticks(t: Target):
     """(value mm, x, y_top, y_bottom) of the horizontal scale: value v at x = cx + v."""
     n = int(SCALE_MM / TICK_MM)
-    return [(i * TICK_MM, t.cx + i * TICK_MM, t.cy - (3.0 if i % 2 == 0 else 1.8), t.cy) for i in range(-n, n + 1)]
+    return [(i * TICK_MM, t.cx + i * TICK_MM, t.cy - _tick_len(i), t.cy) for i in range(-n, n + 1)]
+
+
+def _tick_len(i: int) -> float:
+    """Half-millimetre ticks; whole millimetres longer, even ones (the labelled ones) longest."""
+    return 4.0 if i % 4 == 0 else 2.8 if i % 2 == 0 else 1.6
+
+
+def labelled(value: float) -> bool:
+    return value == int(value) and int(value) % 2 == 0
 
 
 def y_ticks(t: Target):
     """(value mm, x_left, x_right, y) of the vertical scale: value v at y = cy - v (positive upwards)."""
     n = int(SCALE_MM / TICK_MM)
     x = t.y_scale_x
-    return [(i * TICK_MM, x, x + (3.0 if i % 2 == 0 else 1.8), t.cy - i * TICK_MM) for i in range(-n, n + 1)]
+    return [(i * TICK_MM, x, x + _tick_len(i), t.cy - i * TICK_MM) for i in range(-n, n + 1)]
 
 
 def back_pointers(paper: str, t: Target, offset=(0.0, 0.0)):

@@ -141,23 +141,26 @@ def _draw_calibration(c, paper: str, offset) -> None:
     c.setFont("Helvetica", 8.5)
     for i, text in enumerate(lines):
         c.drawString(15 * MM, (height - 26 - 5 * i) * MM, text)
-    c.setLineWidth(0.2)
-    c.setFont("Helvetica", 5)
-    for t in calibration.targets(paper):
+    c.setLineWidth(0.15)
+    for n, t in enumerate(calibration.targets(paper), 1):
+        c.setFont("Helvetica", 4)
         for value, x, y0, y1 in calibration.x_ticks(t):
             line(x, y0, x, y1)
-            if value == int(value):
-                c.drawCentredString(x * MM, (height - y0 + 0.8) * MM, f"{value:+g}" if value else "0")
+            if calibration.labelled(value):
+                c.drawCentredString(x * MM, (height - y0 + 0.7) * MM, f"{value:+g}" if value else "0")
         line(t.cx - calibration.SCALE_MM, t.cy, t.cx + calibration.SCALE_MM, t.cy)
         for value, x0, x1, y in calibration.y_ticks(t):
             line(x0, y, x1, y)
-            if value == int(value):
-                c.drawString((x1 + 0.6) * MM, (height - y - 0.6) * MM, f"{value:+g}" if value else "0")
+            if calibration.labelled(value):
+                c.drawString((x1 + 0.6) * MM, (height - y - 0.5) * MM, f"{value:+g}" if value else "0")
         line(t.y_scale_x, t.cy - calibration.SCALE_MM, t.y_scale_x, t.cy + calibration.SCALE_MM)
+        c.setFont("Helvetica", 6)
+        c.drawString((t.cx - calibration.SCALE_MM) * MM, (height - t.cy - 9) * MM, f"target {n}: X (right +)")
+        c.drawString((t.y_scale_x - 1) * MM, (height - t.cy - calibration.SCALE_MM - 4) * MM, "Y (up +)")
     c.showPage()
     c.setFont("Helvetica-Bold", 11)
     c.drawString(15 * MM, (height - 18) * MM, "Counter sheets: duplex calibration (back)")
-    c.setLineWidth(0.35)
+    c.setLineWidth(0.6)
     for t in calibration.targets(paper):
         for seg in calibration.back_pointers(paper, t, offset):
             line(*seg)
