@@ -49,6 +49,7 @@ def test_values_text_drops_missing_values_with_their_separators():
                                "x") == "4-3"
     assert counter_text.expand("{attack}", game, unit, {}, "x") is None
     assert counter_text.expand("{name} ({size})", game, unit, {}, "x") == "1 (XX)"
+    assert counter_text.expand("Ghost {{x}}", game, unit, {}, "x") == "Ghost {x}"
 
 
 def test_back_face_differs_from_front_and_blank_back_shows_the_name():

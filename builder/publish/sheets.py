@@ -68,10 +68,6 @@ def _bleed_image(img: Image.Image, border: int) -> Image.Image:
     return out
 
 
-def _png_reader(img: Image.Image) -> ImageReader:
-    return ImageReader(img)
-
-
 def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0), bleed: float = 0.0,
                  crop_marks: bool = True, with_calibration: bool = True, progress=SILENT,
                  dpi: int | None = None) -> dict:
@@ -88,7 +84,7 @@ def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0)
     readers = {}
     for n, key in enumerate(sorted(needed), 1):
         image = render(game, by_id[key[0]], key[1], [px])[0]
-        readers[key] = _png_reader(_bleed_image(image, bleed_px))
+        readers[key] = ImageReader(_bleed_image(image, bleed_px))
         progress.step(f"{game.id}: sheet images", n, len(needed))
     buf = io.BytesIO()
     width, height = PAPER_MM[paper]

@@ -83,8 +83,9 @@ def expand(template: str, game, unit: dict, values: dict, where: str) -> str | N
             parts.append((sep if parts else "", text))
     if fields and not parts:
         return None
-    body = "".join(s + t for s, t in parts)
-    return (lead + body + trail) if fields else template
+    if not fields:
+        return "".join(literal for literal, *_ in parsed)  # constant text ('Ghost'), braces unescaped
+    return lead + "".join(s + t for s, t in parts) + trail
 
 
 @dataclass
