@@ -2,7 +2,8 @@
 
 Everything is a function of ``hex_size`` (the distance between adjacent hex centres in pixels), so a map
 reads the same at any hex size and at 100% zoom in VASSAL. Patterns keep clear of the hex's centre
-(the inner 0.2 hex) so city markers stay readable there and the terrain colour always shows at the centre.
+(the inner 0.2 hex) so city markers stay readable there and the terrain colour dominates it (the
+tests sample it there).
 """
 
 from __future__ import annotations
