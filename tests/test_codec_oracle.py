@@ -47,7 +47,9 @@ from builder.vassal.traits import (
     UsePrototype,
 )
 
-from codec_support import SHARED
+from builder.vassal.placement import initial_placements
+
+from codec_support import REAL, SHARED
 
 ORACLE = SHARED / "tools" / "vassal-oracle" / "vassal-oracle"
 pytestmark = pytest.mark.oracle
@@ -216,8 +218,41 @@ def test_engine_decodes_our_save_and_places_every_piece(tmp_path, encoding, log)
         ours_piece = next(a.piece for a in our_adds if a.piece_id == pid)
         assert [t.rstrip(";") for t in p["traits"]][: len(ours_piece.layers)] == [
             t.rstrip(";") for t in ours_piece.trait_ids()]
+    # the codec's own view of where the save puts things agrees with the engine's
+    placed = initial_placements(ours.commands)
+    for pid, p in placed.items():
+        if p.kind == "piece":
+            e = by_id[pid]
+            assert (p.name, p.map_id, p.x, p.y) == (e["name"], e["map"], e["x"], e["y"])
     stacks = {st["id"]: st for st in s["stacks"]}
     assert stacks[STACK_ID]["members"] == ["1700000000003", "1700000000004"]
     assert (stacks[STACK_ID]["x"], stacks[STACK_ID]["y"]) == (180, 114)
     assert by_id["1700000000004"]["container"]["id"] == STACK_ID
     assert by_id["1700000000004"]["container"]["index"] == 1
+
+
+@pytest.mark.shared
+def test_engine_agrees_with_codec_on_real_trc_save(tmp_path):
+    """The real 3.2.17 TRC save: every piece's name (Layer/Label names applied), map,
+    position and stack membership as the codec computes them equals the engine's."""
+    build, save = REAL / "jspy-buildFile-trc.xml", REAL / "jspy-Campaign-180907.vsav"
+    if not (build.is_file() and save.is_file()):
+        pytest.skip("real TRC files not present")
+    module = tmp_path / "trc.vmod"           # test-time only: a zip of the real buildFile
+    write_zip_atomic(module, [("buildFile.xml", build.read_bytes())])
+    report = _run_oracle(module, save)
+    s = report["save"]
+    assert s["undecoded"] == [] and s["add_piece_commands"] == 573
+    engine = {p["id"]: p for p in s["pieces"]}
+    engine_stacks = {st["id"]: st for st in s["stacks"]}
+    placed = initial_placements(read_save(save).commands)
+    assert len(placed) == 573
+    for pid, p in placed.items():
+        if p.kind == "piece":
+            e = engine[pid]
+            cont = e["container"] or {}
+            assert (p.name, p.map_id, p.x, p.y, p.container, p.index) == (
+                e["name"], e["map"], e["x"], e["y"], cont.get("id"), cont.get("index")), pid
+        else:
+            e = engine_stacks[pid]
+            assert (p.map_id, p.x, p.y, list(p.members)) == (e["map"], e["x"], e["y"], e["members"]), pid

@@ -127,7 +127,7 @@ def test_spec_examples_decode_to_fields():
                           " Hello ")
     assert lab.text_fg == (0, 0, 0) and lab.text_bg is None and lab.label == "Hello"
     m = trait_from_type("mark;Side,Nation", "Blue,France")
-    assert m.properties == {"Side": "Blue", "Nation": "France"}
+    assert m.properties() == {"Side": "Blue", "Nation": "France"}
     u = trait_from_type("prototype;Blue Unit")
     assert u.prototype_name == "Blue Unit" and u.type_string() == "prototype;Blue Unit"
     g = trait_from_type("globalkey;Cmd;71,130;75,130;Side = Blue;false;1;true;true;;;-1;"
@@ -171,12 +171,12 @@ def test_worked_example_pieceslot_decodes_and_reencodes():
 def test_worked_example_prototype_and_ingame_piece():
     proto = piece_from_definition(PROTO_TEXT)
     assert [t.id for t in proto.layers] == ["report;", "mark;", "piece;"]
-    assert proto.find(Marker).properties == {"Side": "Blue"}
+    assert proto.find(Marker).properties() == {"Side": "Blue"}
     add = AddPiece.parse(INGAME_TEXT)
     p = add.piece
     assert add.piece_id == "1700000000001"
     assert p.map_id == "Main Map" and p.position == (100, 69)
-    assert p.basic.properties == {"UniqueID": "1700000000001"}
+    assert p.basic.properties() == {"UniqueID": "1700000000001"}
     assert p.find(Embellishment).level == 1
     assert p.find(ReportState).state_dict() == {"cycle_index": -1}
     assert add.encode() == INGAME_TEXT
@@ -308,3 +308,26 @@ def test_keystroke_names():
     assert str(KeyStroke(70, 130)) == "Ctrl+F"
     assert str(KeyStroke(83, 585)) == "Shift+Alt+S"
     assert str(KeyStroke(0, 0, "Flip")) == "Flip"
+
+
+def test_display_name_applies_layer_and_label_names():
+    def piece(level_names, value, label=None, fmt="$pieceName$ ($label$)"):
+        layers = []
+        if label is not None:
+            lab = Labeler(name_format=fmt)
+            lab.state = label
+            layers.append(lab)
+        e = Embellishment(images=["a", "b"], level_names=level_names)
+        e.state = str(value)
+        m = Marker(keys=["Side"])
+        m.set_values(["Blue"])
+        return Piece(layers + [e, m, BasicPiece(name="Tank")])
+
+    assert piece(["", ""], 1).display_name == "Tank"
+    assert piece(["Heavy ", "x"], -1).display_name == "Tank"          # inactive layer: no change
+    assert piece(["Heavy +", ""], 1).display_name == "Heavy Tank"     # prefix
+    assert piece(["", "+ (flipped)"], 2).display_name == "Tank (flipped)"   # suffix
+    assert piece(["Stuka-C", "Stuka-N"], 1).display_name == "Stuka-C"  # replaces
+    assert piece(["", ""], 1, "2-3").display_name == "Tank (2-3)"
+    assert piece(["", ""], 1, "").display_name == "Tank"
+    assert piece(["", ""], 1, "x", "$Side$ $pieceName$ [$label$] $nope$").display_name == "Blue Tank [x] "

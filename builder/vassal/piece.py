@@ -168,6 +168,23 @@ class Piece:
         b = self.basic
         return b.get("name") if b is not None else ""
 
+    def properties(self) -> dict[str, str]:
+        """Property values known from the traits (outer layers win), e.g. Marker values."""
+        props: dict[str, str] = {}
+        for t in reversed(self.layers):
+            props.update(t.properties())
+        return props
+
+    @property
+    def display_name(self) -> str:
+        """The name VASSAL shows (``getName`` through the chain): Layer level names
+        (``Name``, ``Name+`` prefix, ``+Name`` suffix) and Text Label formats applied."""
+        props = self.properties()
+        name = ""
+        for t in reversed(self.layers):
+            name = t.piece_name(name, props)
+        return name
+
     @property
     def map_id(self) -> str | None:
         return getattr(self.inner, "map_id", None)

@@ -280,6 +280,15 @@ class Trait:
         """Values in the state that are player ids (passwords)."""
         return []
 
+    def piece_name(self, inner: str, props: dict[str, str]) -> str:
+        """The piece name as seen through this trait (VASSAL ``getName``); *inner* is the
+        name of the layers below, *props* the piece's known property values."""
+        return inner
+
+    def properties(self) -> dict[str, str]:
+        """Property values this trait defines (Marker, Dynamic Property, Basic Piece...)."""
+        return {}
+
     @property
     def id(self) -> str:
         return self.ID

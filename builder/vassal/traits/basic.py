@@ -48,8 +48,11 @@ class BasicPiece(Trait):
         t = self._state_tokens()
         return t[3] if len(t) > 3 else ""
 
-    @property
+    def piece_name(self, inner: str, props: dict[str, str]) -> str:
+        return self.get("name")
+
     def properties(self) -> dict[str, str]:
+        """Persistent properties stored in the state (``UniqueID``, Dynamic Property values...)."""
         t = self._state_tokens()
         n = parse_java_int(t[4]) if len(t) > 4 else 0
         props: dict[str, str] = {}
@@ -60,7 +63,7 @@ class BasicPiece(Trait):
         return props
 
     def set_location(self, map_id: str | None, x: int, y: int) -> None:
-        self.set_state(map_id, x, y, self.gpid if self._state else "", self.properties if self._state else {})
+        self.set_state(map_id, x, y, self.gpid if self._state else "", self.properties() if self._state else {})
 
     def set_state(self, map_id: str | None, x: int, y: int, gpid: str = "",
                   properties: dict[str, str] | None = None) -> None:
@@ -73,8 +76,9 @@ class BasicPiece(Trait):
     def state_dict(self) -> dict[str, Any]:
         x, y = self.position
         d: dict[str, Any] = {"map": self.map_id, "x": x, "y": y, "gpid": self.gpid}
-        if self.properties:
-            d["properties"] = self.properties
+        props = self.properties()
+        if props:
+            d["properties"] = props
         return d
 
 
@@ -104,9 +108,8 @@ class Stack(Trait):
             rest = rest[2:]
         elif map_id is None and len(rest) >= 2 and parse_java_int(rest[0]) is not None \
                 and parse_java_int(rest[1]) is not None:
-            # written by VASSAL as x;y but read back as (non-existent) member ids: drop them
-            x = parse_java_int(rest[0]) or 0
-            y = parse_java_int(rest[1]) or 0
+            # VASSAL writes x;y even without a map, but reads them back as (non-existent)
+            # member ids and leaves the stack at (0,0): drop them, keep (0,0)
             rest = rest[2:]
         layer = None
         members = []

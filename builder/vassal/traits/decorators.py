@@ -6,6 +6,7 @@ codec of its state. Anything not listed here is a :class:`~.base.PassthroughTrai
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from builder.vassal.sequence import decode, encode_str, parse_java_int
@@ -19,6 +20,12 @@ __all__ = [
 ]
 
 CTRL = 130
+_VAR = re.compile(r"\$([^$]*)\$")
+
+
+def _format(fmt: str, values: dict[str, str]) -> str:
+    """VASSAL FormattedString for plain ``$name$`` variables (unknown names → empty)."""
+    return _VAR.sub(lambda m: values.get(m.group(1), ""), fmt)
 
 
 class Embellishment(Trait):
@@ -63,6 +70,27 @@ class Embellishment(Trait):
     def state_dict(self) -> dict[str, Any]:
         return {"level": self.level, "active": self.active}
 
+    def piece_name(self, inner: str, props: dict[str, str]) -> str:
+        names = self.get("level_names")
+        v = self.value
+        cname = names[v - 1] if 0 < v <= len(names) else ""
+        if not cname:
+            return inner
+        toks = decode(cname, "+")
+        if len(toks) > 1:
+            return inner + toks[1] if toks[0] == "" else toks[0] + inner
+        return toks[0]
+
+    def properties(self) -> dict[str, str]:
+        n = self.get("name")
+        if not n:
+            return {}
+        names, images, v = self.get("level_names"), self.get("images"), self.value
+        i = abs(v) - 1
+        return {f"{n}_Level": str(abs(v)), f"{n}_Active": "true" if v > 0 else "false",
+                f"{n}_Name": names[i] if 0 <= i < len(names) else "",
+                f"{n}_Image": images[i] if 0 <= i < len(images) else ""}
+
 
 class UsePrototype(Trait):
     """``prototype;<name>[;params]`` — type kept verbatim; state empty."""
@@ -102,16 +130,15 @@ class Marker(Trait):
     def values(self) -> list[str]:
         return decode(self._state, ",") if self._state else []
 
-    @property
+    def set_values(self, values: list[str]) -> None:
+        self.state = encode_str(values, ",")
+
     def properties(self) -> dict[str, str]:
         vals = self.values
         return {k: (vals[i] if i < len(vals) else "") for i, k in enumerate(self.get("keys"))}
 
-    def set_values(self, values: list[str]) -> None:
-        self.state = encode_str(values, ",")
-
     def state_dict(self) -> dict[str, Any]:
-        return {"properties": self.properties}
+        return {"properties": self.properties()}
 
 
 class Labeler(Trait):
@@ -138,6 +165,17 @@ class Labeler(Trait):
 
     def state_dict(self) -> dict[str, Any]:
         return {"label": self.label}
+
+    def piece_name(self, inner: str, props: dict[str, str]) -> str:
+        label = self.label
+        if not label and not self.get("always_use_format"):
+            return inner
+        values = dict(props)
+        values.update({"pieceName": inner, "label": label})
+        return _format(self.get("name_format"), values)
+
+    def properties(self) -> dict[str, str]:
+        return {self.get("property_name") or "TextLabel": self.label}
 
 
 class Delete(Trait):
@@ -277,6 +315,9 @@ class DynamicProperty(Trait):
     @value.setter
     def value(self, v: str) -> None:
         self.state = str(v)
+
+    def properties(self) -> dict[str, str]:
+        return {self.get("property_name"): self._state}
 
     def commands(self) -> list[list[str]]:
         """Each key command as ``[menuText, key, changer]`` (``:``-decoded)."""
