@@ -3,7 +3,9 @@
 The rulebook is read from ../shared/seeds (or $VASSAL_BUILDER_SHARED/seeds); without it the test is skipped.
 This module has its own parser of the printed lines: each printed line is split into its units (with
 [n] steps, status notes, assignments) and compared with the YAML entries that carry the same `printed:`
-text, so a transcription slip in a hex, a unit, a step count, a status or an assignment fails the test.
+text, so a transcription slip in a hex, a unit, a step count, a status (and the markers it implies), an
+assignment or an entry area fails the test. Status, assignment and places are read from the YAML fields
+(status, with, assigned_to, at_hq, entry, entries), never from notes.
 """
 from __future__ import annotations
 
@@ -293,38 +295,42 @@ def compare_items(ctx: Ctx, where: str, items: list[dict], entries: list[dict], 
             if "step_losses" not in e or have != it["steps"]:
                 errors.append(f"{where}: {uid} printed [{it['steps']}], YAML gives {have} "
                               f"(steps {ctx.steps(uid)}, losses {e.get('step_losses')})")
-        # status and assignment
-        if kind == "setup":
-            ys = list(e.get("status", []))
-            if ys != it["status"]:
-                errors.append(f"{where}: {uid} status {it['status']} vs YAML {ys}")
-            if ("Ghost" in it["status"]) != (e.get("face") == "back"):
-                errors.append(f"{where}: {uid} Ghost/face mismatch")
-            ya = e.get("assigned_to")
-            if (it["assigned"] is None) != (ya is None) or (ya and not ctx.form_matches(it["assigned"], ya)):
-                errors.append(f"{where}: {uid} assigned {it['assigned']!r} vs YAML {ya!r}")
-        else:
-            notes = e.get("notes", "")
-            if it["status"]:
-                if f"status: {', '.join(it['status'])}" not in notes:
-                    errors.append(f"{where}: {uid} status {it['status']} not recorded in notes {notes!r}")
-            if it["assigned"]:
-                m = re.search(r"assigned: ([a-z0-9-]+)", notes)
-                if not m or not ctx.form_matches(it["assigned"], m.group(1)):
-                    errors.append(f"{where}: {uid} assigned {it['assigned']!r} not recorded ({notes!r})")
+        # status, the markers it puts on the unit, and assignment (set-ups and reinforcements alike)
+        ys = list(e.get("status", []))
+        if ys != it["status"]:
+            errors.append(f"{where}: {uid} status {it['status']} vs YAML {ys}")
+        want_with = sorted({m for m in map(status_marker, it["status"]) if m})
+        if sorted(set(e.get("with", []))) != want_with:
+            errors.append(f"{where}: {uid} status {it['status']} wants markers {want_with}, YAML with {e.get('with')}")
+        if ("Ghost" in it["status"]) != (e.get("face") == "back"):
+            errors.append(f"{where}: {uid} Ghost/face mismatch")
+        ya = e.get("assigned_to")
+        if (it["assigned"] is None) != (ya is None) or (ya and not ctx.form_matches(it["assigned"], ya)):
+            errors.append(f"{where}: {uid} assigned {it['assigned']!r} vs YAML {ya!r}")
         if it["own"] and not ctx.form_matches(it["own"], u.get("formation")):
             errors.append(f"{where}: {uid} printed as of {it['own']!r}, YAML formation {u.get('formation')!r}")
 
 
+def status_marker(status: str) -> str | None:
+    """The marker a printed status puts on the unit (BCS 1.7, 1.8a, 3.2d); None for statuses without one."""
+    m = re.fullmatch(r"Fat-([0-4])", status)
+    if m:
+        return f"fatigue-{m.group(1)}"
+    return {"Fresh": "fatigue-fresh", "PD": "prepared-defense", "Coordinated": "coordination"}.get(status)
+
+
 def check_location(ctx: Ctx, where: str, loc: str, e: dict, errors: list[str]) -> None:
-    keys = {k for k in ("hex", "hexes", "near", "at_unit", "entry", "event", "box") if k in e}
+    keys = {k for k in ("hex", "hexes", "near", "at_unit", "at_hq", "entry", "entries", "event", "box", "boxes",
+                        "area", "off_map") if k in e}
     low = loc.lower()
     if re.fullmatch(HEX, loc):
         ok = keys == {"hex"} and e["hex"] == loc
     elif loc == "Dead Pile":
         ok = keys == {"box"} and e["box"].startswith("dead-pile")
-    elif low in ("at hq assigned", "at any hq"):
-        ok = not keys and e.get("off_map") is True
+    elif low == "at hq assigned":
+        ok = keys == {"at_hq"} and e["at_hq"] == "assigned"
+    elif low == "at any hq":
+        ok = keys == {"at_hq"} and e["at_hq"] == "any"
     elif low.startswith("at "):
         ok = keys == {"at_unit"} and e["at_unit"] in ctx.hq_of(loc[3:])
     elif loc.startswith("w/i"):
@@ -332,10 +338,10 @@ def check_location(ctx: Ctx, where: str, loc: str, e: dict, errors: list[str]) -
         ok = keys == {"near"} and e["near"] == {"hex": hx, "within": int(n)}
     elif re.search(HEX, loc):
         ok = keys == {"hexes"} and e["hexes"] == re.findall(HEX, loc)
-    elif re.fullmatch(r"[A-H]( or [A-H])?", loc):
-        ok = keys == {"entry"} and e["entry"] == f"entry-{loc[0].lower()}"
-        if " or " in loc:
-            ok = ok and f"Entry Area {loc[0]} or {loc[-1]}" in e.get("notes", "")
+    elif re.fullmatch(r"[A-H]", loc):
+        ok = keys == {"entry"} and e["entry"] == f"entry-{loc.lower()}"
+    elif re.fullmatch(r"[A-H]( or [A-H])+", loc):
+        ok = keys == {"entries"} and e["entries"] == [f"entry-{a.lower()}" for a in loc.split(" or ")]
     elif loc.startswith("See Surge"):
         ok = keys == {"event", "box"}
     else:
