@@ -146,3 +146,55 @@ def test_password_set_by_a_later_change_is_masked(capsys, tmp_path):
     change = d["commands"][-1]["command"]
     assert change["type"] == "ChangePiece" and change["name"] == "1st Infantry"
     assert any(c["trait"] == "obs;" and c["new"]["masked"] for c in change["changes"])
+
+
+def test_dump_of_a_module_summarises_it_and_dumps_its_setups(capsys, tmp_path):
+    from builder.vassal.archive import write_zip_atomic
+    from builder.vassal.buildfile import P, BuildFile
+
+    bf = BuildFile.new("Mod", version="2.0")
+    m = bf.root.add(P + "Map", mapName="Main Map")
+    m.add(P + "map.BoardPicker").add(P + "map.boardPicker.Board", name="B", image="b.png") \
+        .add(P + "map.boardPicker.board.HexGrid", dx=60.0, dy=69.0)
+    bf.root.add(P + "PredefinedSetup", name="Scenario 1", useFile=True, file="s1.vsav")
+    bf.root.add(P + "PredefinedSetup", name="Missing", useFile=True, file="gone.vsav")
+    vmod = write_zip_atomic(tmp_path / "m.vmod", [("buildFile.xml", bf.to_bytes()),
+                                                  ("s1.vsav", sample_save_bytes(log=False))])
+    code, out, err = _run(capsys, vmod)
+    assert code == 0, err
+    assert "module 'Mod' version '2.0'" in out and "map 'Main Map': B [hex]" in out
+    assert "setup file s1.vsav: vcsk encoding" in out and "AddPiece stack" in out
+    assert PASSWORD not in out
+    code, out, _ = _run(capsys, vmod, "--json")
+    d = json.loads(out)
+    assert d["module"]["name"] == "Mod" and [s["file"] for s in d["setups"]] == ["s1.vsav"]
+    assert d["counts"]["AddPiece"] == 3 and d["commands"] == [] and d["encoding"] is None
+    xml = tmp_path / "buildFile.xml"
+    xml.write_bytes(bf.to_bytes())
+    code, out, _ = _run(capsys, xml)
+    assert code == 0 and "module 'Mod'" in out
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"<html><body/></html>", "root element"),
+    (b"<?xml version='1.0'?><!DOCTYPE x [<!ENTITY a 'b'>]><x/>", "entities"),
+    (zip_bytes({"readme.txt": b"hi"}), "no savedGame"),
+])
+def test_dump_of_other_files_fails_cleanly(capsys, tmp_path, content, message):
+    p = tmp_path / "f.bin"
+    p.write_bytes(content)
+    code, out, err = _run(capsys, p)
+    assert code == 1 and out == "" and message in err and err.count("\n") == 1
+
+
+@pytest.mark.shared
+def test_dump_works_on_every_file_in_real_vassal(capsys):
+    from codec_support import REAL
+    files = [p for p in sorted(REAL.glob("*")) if p.name != "README.md"] if REAL.is_dir() else []
+    if not files:
+        pytest.skip("../shared/real-vassal not present")
+    for p in files:
+        for extra in ((), ("--json",)):
+            code, out, err = _run(capsys, p, *extra)
+            assert code == 0, (p.name, err)
+            assert out.strip()

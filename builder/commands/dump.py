@@ -4,34 +4,86 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
+from builder.vassal.archive import SafeZip
+from builder.vassal.buildfile import BuildFile, read_module
 from builder.vassal.errors import VassalFormatError
-from builder.vassal.report import format_lines, save_report
-from builder.vassal.savefile import read_save
+from builder.vassal.report import format_lines, module_lines, module_summary, save_report
+from builder.vassal.savefile import SaveFile, read_save
 
 
 def register(sub, name, summary):
     p = sub.add_parser(name, help=summary, description=(
-        "Decode a VASSAL saved game (.vsav) or log (.vlog) - !VCSK-obfuscated, XZ or plain - and "
+        "Decode a VASSAL saved game (.vsav) or log (.vlog) - !VCSK-obfuscated, XZ, VOBS or plain - and "
         "print its commands, one line each, in file order (nested commands indented). With --json, "
-        "print one object {\"encoding\" (vcsk, xz, plain or vobs), \"counts\", \"commands\"}; counts are per command type "
-        "(AddPiece, MovePiece, Chat, Log, ...; a stack is an AddPiece of a stack; the command a Log "
-        "entry wraps is counted too). Player passwords stored in saves are always masked. "
-        "Exit status: 0 decoded, 1 the file is unreadable or corrupt, 2 usage error."))
-    p.add_argument("save", metavar="SAVE", help="a .vsav or .vlog file")
+        "print one object {\"encoding\", \"counts\", \"commands\"}: encoding is vcsk, xz, plain or vobs; "
+        "counts are per command type (AddPiece, MovePiece, Chat, Log, ...; a stack is an AddPiece of a "
+        "stack; the command a Log entry wraps is counted too). Player passwords stored in saves are "
+        "always masked. Given a module (.vmod) or a buildFile instead, it prints a summary of the module "
+        "and dumps the predefined-setup saves packed in it (JSON: the same object plus \"module\" and "
+        "\"setups\"). Exit status: 0 decoded, 1 the file is unreadable or corrupt, 2 usage error."))
+    p.add_argument("save", metavar="SAVE", help="a .vsav or .vlog file (or a .vmod / buildFile.xml)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return p
 
 
-def run(args) -> int:
+def _is_xml(path: Path) -> bool:
     try:
-        save = read_save(args.save)
-        if args.json:
-            out = json.dumps(save_report(save), ensure_ascii=False, indent=1)
+        with open(path, "rb") as fh:
+            head = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False
+    return head.startswith(b"<")
+
+
+def _is_module(path: Path) -> bool:
+    try:
+        z = SafeZip(path, what="file")
+    except VassalFormatError:
+        return False
+    return "savedGame" not in z and ("buildFile.xml" in z or "buildFile" in z)
+
+
+def _module(path: Path, as_json: bool) -> str:
+    if _is_xml(path):
+        bf, setups = BuildFile.read(path), []
+    else:
+        bf = read_module(path)
+        z = SafeZip(path, what="module")
+        setups = []
+        for s in bf.predefined_setups():
+            if s.use_file and s.file and s.file in z:
+                setups.append((s.file, SaveFile.from_bytes(z.read(s.file))))
+    summary = module_summary(bf)
+    if as_json:
+        counts: dict[str, int] = {}
+        reports = []
+        for name, save in setups:
+            r = save_report(save)
+            for k, v in r["counts"].items():
+                counts[k] = counts.get(k, 0) + v
+            reports.append({"file": name, **r})
+        return json.dumps({"encoding": None, "counts": dict(sorted(counts.items())), "commands": [],
+                           "module": summary, "setups": reports}, ensure_ascii=False, indent=1)
+    lines = [f"{path}: not a saved game: " + module_lines(summary)[0]] + module_lines(summary)[1:]
+    for name, save in setups:
+        lines.append(f"setup file {name}: {save.encoding} encoding")
+        lines += format_lines(save)
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    path = Path(args.save)
+    try:
+        if _is_xml(path) or _is_module(path):
+            out = _module(path, args.json)
         else:
-            meta = f"{args.save}: {save.encoding} encoding"
-            lines = [meta] + format_lines(save)
-            out = "\n".join(lines)
+            save = read_save(path)
+            if args.json:
+                out = json.dumps(save_report(save), ensure_ascii=False, indent=1)
+            else:
+                out = "\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))
     except VassalFormatError as exc:
         print(f"vassal-builder: dump: {args.save}: {exc}", file=sys.stderr)
         return 1

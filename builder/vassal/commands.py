@@ -246,7 +246,9 @@ class AddPiece(Command):
         if self.is_stack or self.is_deck:
             d.update(inner)
         else:
-            d["name"] = p.name
+            d["name"] = p.display_name
+            if p.name != d["name"]:
+                d["basic_name"] = p.name
             d.update({k: inner.get(k) for k in ("map", "x", "y", "gpid")})
             d["traits"] = p.trait_ids()
         return d

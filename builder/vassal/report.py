@@ -12,12 +12,18 @@ import re
 from collections import Counter
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from builder.vassal.commands import AddPiece, ChangePiece, Command, Log, iter_leaves
 from builder.vassal.errors import VassalFormatError
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile
 
-__all__ = ["MASK", "collect_secrets", "save_report", "format_lines", "Masker"]
+if TYPE_CHECKING:  # pragma: no cover
+    from builder.vassal.buildfile import BuildFile
+
+__all__ = ["MASK", "collect_secrets", "save_report", "format_lines", "Masker", "module_summary",
+           "module_lines"]
 
 MASK = "********"
 _DELIMS = ";/\t\\,|:"
@@ -146,4 +152,37 @@ def format_lines(save: SaveFile, *, mask: str | None = MASK) -> list[str]:
             s = f"Malformed {c.TYPE}: {exc}"
         s = s.replace("\n", "\\n").replace("\x1b", "\\e")
         lines.append(masker(f"{index:6d} {'  ' * max(depth - 1, 0)}{s}"))
+    return lines
+
+
+def module_summary(bf: "BuildFile") -> dict[str, Any]:
+    """A short JSON-friendly description of a module's buildFile (for ``dump`` on a module)."""
+    maps = []
+    for m in bf.maps():
+        boards = []
+        for b in m.boards():
+            g = b.grid
+            boards.append({"name": b.name, "image": b.image, "grid": g.kind if g is not None else None})
+        maps.append({"name": m.map_name, "class": m.short, "boards": boards})
+    return {
+        "name": bf.name, "version": bf.version, "vassal_version": bf.vassal_version,
+        "root": bf.root.cls, "maps": maps,
+        "piece_slots": len(bf.piece_slots()), "prototypes": len(bf.prototypes()),
+        "predefined_setups": [{"name": s.name, "menu": s.is_menu, "file": s.file if s.use_file else None}
+                              for s in bf.predefined_setups()],
+        "turn_trackers": [t.name for t in bf.turn_trackers()],
+    }
+
+
+def module_lines(summary: dict[str, Any]) -> list[str]:
+    s = summary
+    lines = [f"module {s['name']!r} version {s['version']!r} (VASSAL {s['vassal_version'] or '?'}, root {s['root']})",
+             f"  {len(s['maps'])} maps, {s['piece_slots']} piece slots, {s['prototypes']} prototypes, "
+             f"{len(s['predefined_setups'])} predefined setups, turn trackers: {s['turn_trackers'] or 'none'}"]
+    for m in s["maps"]:
+        boards = ", ".join(f"{b['name']} [{b['grid'] or 'no grid'}]" for b in m["boards"]) or "no boards"
+        lines.append(f"  map {m['name']!r}: {boards}")
+    for ps in s["predefined_setups"]:
+        kind = "menu" if ps["menu"] else (f"file {ps['file']}" if ps["file"] else "new game")
+        lines.append(f"  setup {ps['name']!r}: {kind}")
     return lines
