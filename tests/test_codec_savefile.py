@@ -421,7 +421,11 @@ def test_metadata_is_parsed_securely():
 
 def test_players_password_never_in_repr_of_reports():
     save = read_save(sample_save_bytes())
+    assert PASSWORD not in repr(save)
     for _, c in save.leaves():
         assert PASSWORD not in repr(c.to_dict())
         assert PASSWORD not in c.summary()
+        assert PASSWORD not in repr(c)
+        if isinstance(c, AddPiece):
+            assert all(PASSWORD not in repr(t) for t in c.piece.layers)
     assert any(PASSWORD in repr(c.to_dict(mask=None)) for _, c in save.leaves())

@@ -147,8 +147,12 @@ class Command(Node):
     def _s(self, v: str | None, mask: str | None) -> str:
         return (mask if mask is not None and v else v) or ""
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {(self.raw or self._encode())[:60]!r}>"
+    def __repr__(self) -> str:  # never shows player ids (passwords)
+        try:
+            text = self.summary()
+        except VassalFormatError:
+            text = self.TYPE
+        return f"<{type(self).__name__} {text[:80]!r}>"
 
 
 # ==================================================================================== leaves

@@ -122,6 +122,14 @@ class Piece:
         return len(self._orig) == len(self.layers) and all(
             id(x) == o for x, o in zip(self.layers, self._orig))
 
+    @classmethod
+    def new_stack(cls, map_id: str | None, x: int, y: int, members: list[str],
+                  layer: int | str | None = 1) -> "Piece":
+        """A Stack (type ``stack``) at a map point, members bottom first."""
+        st = Stack()
+        st.set_stack(map_id, x, y, members, layer)
+        return cls([st])
+
     # ---------------------------------------------------------------- encoding
     def type_string(self) -> str:
         if self._raw_type is not None and self._unchanged() and not any(

@@ -171,16 +171,16 @@ def encode_payload(text: str, encoding: str = "vcsk", key: int | None = None) ->
 class SaveFile:
     """A decoded save or log. ``entries`` keeps every ZIP entry (name → bytes) in file order."""
 
-    text: str
+    text: str = field(repr=False)
     encoding: str = "vcsk"
     key: int | None = None
-    entries: dict[str, bytes] = field(default_factory=dict)
-    source: bytes | None = None          # original file bytes (for byte-identical writing)
-    _payload: bytes | None = None        # original savedGame bytes
-    _text0: str | None = None            # text as read
-    _tree: Node | None = None
-    _meta0: tuple = ()
-    _entries0: dict | None = None
+    entries: dict[str, bytes] = field(default_factory=dict, repr=False)
+    source: bytes | None = field(default=None, repr=False)   # original file (byte-identical writing)
+    _payload: bytes | None = field(default=None, repr=False)  # original savedGame bytes
+    _text0: str | None = field(default=None, repr=False)      # text as read
+    _tree: Node | None = field(default=None, repr=False)
+    _meta0: tuple = field(default=(), repr=False)
+    _entries0: dict | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -207,8 +207,10 @@ class SaveFile:
         return sf
 
     @classmethod
-    def new(cls, text: str = "", *, encoding: str = "vcsk", key: int | None = None,
+    def new(cls, commands: "str | Node" = "", *, encoding: str = "vcsk", key: int | None = None,
             savedata: bytes | None = None, moduledata: bytes | None = None) -> "SaveFile":
+        """A new save from a command text or tree; entries savedGame, savedata, moduledata."""
+        text = commands if isinstance(commands, str) else commands.encode()
         entries: dict[str, bytes] = {"savedGame": b""}
         if savedata is not None:
             entries["savedata"] = savedata

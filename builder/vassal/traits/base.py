@@ -293,8 +293,9 @@ class Trait:
     def id(self) -> str:
         return self.ID
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.type_string()[:60]!r} state={self._state[:30]!r}>"
+    def __repr__(self) -> str:  # states holding player ids are masked
+        state = "********" if self.SECRET_STATE and self.secret_values() else self._state[:30]
+        return f"<{type(self).__name__} {self.type_string()[:60]!r} state={state!r}>"
 
 
 class PassthroughTrait(Trait):
