@@ -18,6 +18,8 @@ def atomic_path(target: Path):
     os.close(fd)
     try:
         yield Path(tmp)
+        # mkstemp makes the file private (0600); give it the mode a plain open() would have.
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -28,3 +30,9 @@ def atomic_path(target: Path):
 def write_bytes(target: Path, data: bytes) -> None:
     with atomic_path(target) as tmp:
         tmp.write_bytes(data)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
