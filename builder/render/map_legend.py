@@ -76,12 +76,15 @@ def layout(data, min_height: int = 0) -> PanelLayout:
         y += round(s * 0.15)
     bottom, x, boxes = y, pad, {}
     if data.boxes:
+        head, bh, gap = round(s * 0.45), round(s * 1.5), round(s * 0.15)
+        top = pad + round(s * 0.6)        # further columns start below the title
+        if y + head + bh + pad > limit:   # keep the heading with its first box
+            x, y = x + col_w + pad, top
         entries.append(("heading", "Off-map boxes", x, y))
-        y += round(s * 0.45)
-        bh, gap = round(s * 1.5), round(s * 0.15)
+        y += head
         for box in data.boxes:
-            if y + bh + pad > limit and y > pad + round(s * 0.45):
-                x, y = x + col_w + pad, pad + round(s * 0.45)
+            if y + bh + pad > limit and y > pad + head:
+                x, y = x + col_w + pad, top + head
             boxes[box["id"]] = (x, y, col_w, bh)
             entries.append(("box", box, x, y))
             y += bh + gap
@@ -112,14 +115,15 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             pts = [(sx + r * dx, sy + r * dy) for dx, dy in
                    ((0, -1), (0.866, -0.5), (0.866, 0.5), (0, 1), (-0.866, 0.5), (-0.866, -0.5))]
             draw.polygon(pts, fill=colour, outline=INK)
-            draw_pattern(draw, item.get("pattern"), sx, sy, s * 0.9, colour)
+            draw_pattern(draw, item.get("pattern"), sx, sy, s * 0.8, colour)
             draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
         elif kind in ("hexside", "line"):
             colour = rgba(item["color"], f"{kind} type {item['id']}")
             w = max(2, round(s * float(item.get("width", 0.08 if kind == "hexside" else 0.05))))
-            if kind == "hexside" and item.get("style") == "crossing":
-                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=colour, width=w)
+            if kind == "hexside" and item.get("style") == "crossing":   # across a side (the thin line)
                 draw.line(((sx - s * 0.2, sy), (sx + s * 0.2, sy)), fill=INK, width=1)
+                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=INK, width=w + 2)
+                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=colour, width=w)
             elif item.get("style") == "double":
                 draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=darker(colour, 0.45), width=w)
                 draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=max(1, round(w * 0.5)))
@@ -139,8 +143,22 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             bx, by, bw, bh = lay.boxes[item["id"]]
             draw.rectangle((bx + ox, by + oy, bx + ox + bw, by + oy + bh), fill=(255, 255, 255, 255), outline=INK,
                            width=2)
-            draw.text((bx + ox + s * 0.1, by + oy + s * 0.08), item["name"], font=fonts.font(s * 0.16, "bold"),
-                      fill=INK, anchor="lt")
+            font = fonts.font(s * 0.16, "bold")
+            for k, text in enumerate(_wrap(item["name"], font, bw - s * 0.2)[:3]):
+                draw.text((bx + ox + s * 0.1, by + oy + s * 0.08 + k * s * 0.2), text, font=font, fill=INK, anchor="lt")
+
+
+def _wrap(text: str, font, width: float) -> list[str]:
+    """Greedy word wrap to ``width`` pixels (a box name must stay inside its box)."""
+    lines, cur = [], ""
+    for word in text.split():
+        trial = f"{cur} {word}".strip()
+        if cur and font.getlength(trial) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    return lines + ([cur] if cur else [])
 
 
 def _symbol_sample(draw, name, x, y, s):
