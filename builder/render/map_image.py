@@ -90,6 +90,7 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     _hexsides(draw, data, (left, top), sc, set(hexes))
     _lines(draw, data, (left, top), sc, set(hexes))
     progress.step(f"{label}: labels", 0, total)
+    _region_labels(draw, data, set(hexes), (left, top), sc)
     id_font = fonts.font(sc.id_font, "regular")
     for h in hexes:
         cx, cy = at(h)
@@ -186,6 +187,29 @@ def _hexsides(draw, data, origin, sc, on_board):
         _round_line(draw, p, q, darker(colour, 0.45), w)
     for p, q, colour, w in doubles:
         _round_line(draw, p, q, colour, max(1, round(w * 0.5)))
+
+
+REGION_INK = {"sea": (30, 70, 150, 150), "nation": (120, 20, 50, 120)}
+
+
+def _region_labels(draw, data, on_board, origin, sc):
+    """Sea areas and nations named once each, on their hex nearest the middle that no place uses."""
+    grid = data.grid
+    for reg in data.regions.values():
+        ink = REGION_INK.get(reg.get("kind"))
+        hexes = [h for h in (grid.parse(i) for i in reg.get("hexes") or []) if h in on_board]
+        if ink is None or len(hexes) < 3:
+            continue
+        pts = [grid.centre(h) for h in hexes]
+        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        free = [h for h in hexes if h not in data.locations]
+        if not free:
+            continue
+        h = min(free, key=lambda h: (math.dist(grid.centre(h), (mx, my)), h))
+        x, y = grid.centre(h)
+        size = sc.size * (0.26 if reg["kind"] == "sea" else 0.2)
+        draw.text((x - origin[0], y - origin[1] + sc.size * 0.12), reg["name"].upper(), font=fonts.font(size, "bold"),
+                  fill=ink, anchor="mm")
 
 
 def _arrow_target(data, a, b):
