@@ -99,7 +99,7 @@ def _change_details(c: ChangePiece, types: dict[str, str], mask: str | None) -> 
         if before is not None:
             entry["old"] = old.describe(mask=mask)["layers"][i]["state"]  # type: ignore[union-attr]
         changes.append(entry)
-    return {"name": new.name, "changes": changes}
+    return {"name": new.display_name, "changes": changes}
 
 
 def _entry(c: Command, types: dict[str, str], mask: str | None) -> dict[str, Any]:
@@ -139,6 +139,15 @@ def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
     return {"encoding": save.encoding, "counts": dict(sorted(counts.items())), "commands": commands}
 
 
+def _change_text(ch: dict[str, Any]) -> str:
+    def short(d: Any) -> str:
+        if isinstance(d, dict) and len(d) == 1:
+            d = next(iter(d.values()))
+        return str(d)
+    old = f"{short(ch['old'])} -> " if "old" in ch else "-> "
+    return f"{ch['trait']} {old}{short(ch['new'])}"
+
+
 def format_lines(save: SaveFile, *, mask: str | None = MASK) -> list[str]:
     """One readable line per command (nesting shown by indentation)."""
     masker = Masker(collect_secrets(save), mask) if mask is not None else (lambda o: o)
@@ -148,6 +157,12 @@ def format_lines(save: SaveFile, *, mask: str | None = MASK) -> list[str]:
         _track(c, types)
         try:
             s = c.summary(mask=mask)
+            inner = c.inner if isinstance(c, Log) else c
+            if isinstance(inner, ChangePiece):
+                det = _change_details(inner, types, mask)
+                if det is not None:
+                    s += f" {det['name']!r}: " + (", ".join(_change_text(ch) for ch in det["changes"])
+                                                  or "no layer changed")
         except VassalFormatError as exc:
             s = f"Malformed {c.TYPE}: {exc}"
         s = s.replace("\n", "\\n").replace("\x1b", "\\e")

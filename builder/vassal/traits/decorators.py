@@ -426,7 +426,7 @@ class FreeRotator(Trait):
             v = float(self._state) if self._state else 0.0
         except ValueError:
             v = 0.0
-        return v if n == 1 else -v * 360.0 / n
+        return v if n == 1 else (-v * 360.0 / n) + 0.0
 
     def state_dict(self) -> dict[str, Any]:
         n = self.get("facings")
