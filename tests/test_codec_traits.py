@@ -331,3 +331,12 @@ def test_display_name_applies_layer_and_label_names():
     assert piece(["", ""], 1, "2-3").display_name == "Tank (2-3)"
     assert piece(["", ""], 1, "").display_name == "Tank"
     assert piece(["", ""], 1, "x", "$Side$ $pieceName$ [$label$] $nope$").display_name == "Blue Tank [x] "
+
+
+def test_free_rotator_layout_follows_facings():
+    free = FreeRotator(facings=1, set_angle_text="Set angle")
+    assert free.type_string().startswith("rotate;1;;Set angle;")
+    back = trait_from_type(free.type_string(), "30.0")
+    assert back.get("set_angle_text") == "Set angle" and back.angle == 30.0
+    fixed = FreeRotator(facings=12, rotate_cw_text="CW")
+    assert trait_from_type(fixed.type_string(), "3").state_dict() == {"facing": 3, "angle": -90.0}

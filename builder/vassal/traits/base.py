@@ -162,19 +162,19 @@ class Trait:
     __slots__ = ("_tokens", "_raw_type", "_state", "type_dirty", "state_dirty")
 
     def __init__(self, **values: Any) -> None:
-        self._tokens: list[str] = []
+        self._tokens: list[str] = self._initial_tokens()   # every field's default...
         self._raw_type: str | None = None
         self._state: str = self.DEFAULT_STATE
         self.type_dirty = True
         self.state_dirty = True
-        fields = self.fields()
-        for f in fields:  # write every field with its default, then the given values
-            self._tokens.append(f.format(f.default))
-        for k, v in values.items():
+        for k, v in values.items():                # ...then the given values
             if k == "state":
                 self._state = v
             else:
                 self.set(k, v)
+
+    def _initial_tokens(self) -> list[str]:
+        return [f.format(f.default) for f in self.fields()]
 
     # ------------------------------------------------------------------ construction
     @classmethod

@@ -415,6 +415,14 @@ class FreeRotator(Trait):
     DEFAULT_STATE = "0"
     __slots__ = ()
 
+    def __init__(self, facings: int = 6, **values: Any) -> None:
+        # the field layout depends on the number of facings: fix it before the defaults
+        self._tokens = [str(int(facings))]
+        super().__init__(**values)
+
+    def _initial_tokens(self) -> list[str]:
+        return [self._tokens[0]] + [f.format(f.default) for f in self.fields()[1:]]
+
     def fields(self) -> tuple[Field, ...]:
         n = parse_java_int(self._tokens[0]) if getattr(self, "_tokens", None) else None
         return _ROT_FREE if n == 1 else _ROT_FIXED
@@ -459,7 +467,7 @@ class MovementMarkable(Trait):
 
 
 _PLACE_FIELDS = (
-    F("command_name"), F("key", "key", None), F("marker_spec"), F("marker_text"),
+    F("command_name"), F("key", "key", None), F("marker_spec"), F("marker_text", "str", "null"),
     F("x_offset", "str", "0"), F("y_offset", "str", "0"), F("match_rotation", "bool", False),
     F("after_burner_key", "key", None), F("description"), F("gpid"), F("placement", "int", 0),
     F("above", "bool", False), F("copy_dps_by_name", "bool", False), F("parameters"),
