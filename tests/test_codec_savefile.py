@@ -429,3 +429,11 @@ def test_players_password_never_in_repr_of_reports():
         if isinstance(c, AddPiece):
             assert all(PASSWORD not in repr(t) for t in c.piece.layers)
     assert any(PASSWORD in repr(c.to_dict(mask=None)) for _, c in save.leaves())
+
+
+def test_addpiece_strings_set_directly_win_over_decoded_piece():
+    c = decode_leaf("+/5/piece;;;;A/Main;1;2;;0")
+    assert c.piece.name == "A"
+    c.state_string = "Main;7;8;;0"
+    assert c.encode() == "+/5/piece;;;;A/Main;7;8;;0"
+    assert c.piece.position == (7, 8)

@@ -202,9 +202,10 @@ class AddPiece(Command):
                  *, type_string: str = "", state_string: str = "") -> None:
         super().__init__()
         self.piece_id = piece_id
-        object.__setattr__(self, "_piece", piece)
+        object.__setattr__(self, "_piece", None)
         self.type_string = piece.type_string() if piece else type_string
         self.state_string = piece.state_string() if piece else state_string
+        object.__setattr__(self, "_piece", piece)
 
     def _decode(self, raw: str) -> None:
         toks = decode(raw[2:], "/")
@@ -215,8 +216,14 @@ class AddPiece(Command):
         object.__setattr__(self, "state_string", toks[2])
         object.__setattr__(self, "_piece", None)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in ("type_string", "state_string") and getattr(self, "_piece", None) is not None:
+            object.__setattr__(self, "_piece", None)   # strings set directly win over a decoded piece
+
     @property
     def piece(self) -> Piece:
+        """The decoded piece (decoded once; edit it and the command re-encodes from it)."""
         if self._piece is None:
             object.__setattr__(self, "_piece", Piece.decode(self.type_string, self.state_string))
         return self._piece
