@@ -126,3 +126,54 @@ def test_fuzz_corpus_is_readable_unmutated():
         save = read_save(data)
         assert save.to_bytes() == data
         assert zipfile.ZipFile(io.BytesIO(data)).read("savedGame")
+
+
+@lru_cache(maxsize=None)
+def _buildfile() -> bytes:
+    from builder.vassal.buildfile import P, BuildFile
+    from codec_support import counter
+
+    bf = BuildFile.new("Fuzz", version="1")
+    m = bf.root.add(P + "Map", mapName="Main", edgeWidth=5)
+    b = m.add(P + "map.BoardPicker").add(P + "map.boardPicker.Board", name="B", image="b.png")
+    g = b.add(P + "map.boardPicker.board.HexGrid", dx=60.0, dy=69.0, x0=1, y0=2)
+    g.add(P + "map.boardPicker.board.mapgrid.HexGridNumbering", stagger=True)
+    z = b.add(P + "map.boardPicker.board.ZonedGrid").add(P + "map.boardPicker.board.mapgrid.Zone",
+                                                          name="Z", path="0,0;10,0;10,10")
+    z.add(P + "map.boardPicker.board.SquareGrid", dx=10.0)
+    bf.root.add(P + "PieceWindow").add("VASSAL.build.widget.PieceSlot",
+                                       counter("A", "a.png", "1").add_piece_string(), gpid=1)
+    bf.root.add(P + "PredefinedSetup", name="S", isMenu=True).add(P + "PredefinedSetup", name="T", file="t.vsav")
+    bf.root.add(P + "turn.TurnTracker", name="Turn")
+    return bf.to_bytes()
+
+
+def _walk_buildfile(data: bytes) -> None:
+    from builder.vassal.buildfile import BuildFile
+    try:
+        bf = BuildFile.from_bytes(data)
+        for m in bf.maps():
+            m.edge
+            for b in m.boards():
+                g = b.grid
+                if g is not None:
+                    g.settings
+                    if g.numbering is not None:
+                        g.numbering.settings
+                    for z in g.zones():
+                        z.path
+        for s in bf.piece_slots() + bf.prototypes():
+            try:
+                s.piece.describe()
+            except VassalFormatError:
+                pass
+        [(s.is_menu, s.file) for s in bf.predefined_setups()]
+        bf.to_bytes()
+    except VassalFormatError as exc:
+        assert str(exc)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_buildfiles(data):
+    _walk_buildfile(data.draw(mutations(_buildfile())))

@@ -70,7 +70,7 @@ def _num(v: str | None, default: Any, cast: type = float) -> Any:
         return default
     try:
         return cast(float(v)) if cast is int and "." in v else cast(v)
-    except ValueError:
+    except (ValueError, OverflowError):
         return default
 
 
