@@ -12,7 +12,8 @@ class VassalFormatError(ValueError):
 
     def __init__(self, message: str, *, where: str | None = None) -> None:
         self.where = where
-        super().__init__(f"{where}: {message}" if where else message)
+        text = f"{where}: {message}" if where else message
+        super().__init__(" ".join(text.split()) if "\n" in text or "\r" in text else text)
 
 
 class ArchiveError(VassalFormatError):
