@@ -37,9 +37,11 @@ from builder.vassal.commands import (
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, make_metadata, read_save
 from builder.vassal.traits import (
+    REGISTRY,
     BasicPiece,
     Delete,
     Embellishment,
+    FreeRotator,
     KeyStroke,
     Marker,
     ReportState,
@@ -122,6 +124,31 @@ def _counter_type(name: str) -> Piece:
     return Piece([Delete(command_name="Delete"), report, layer, mark, BasicPiece(image="counter.png", name=name)])
 
 
+def every_trait_piece() -> Piece:
+    """One piece with every decorator the codec models, each built from its defaults."""
+    layers = []
+    for prefix, cls in REGISTRY.items():
+        if cls.INNERMOST:
+            continue
+        if cls is UsePrototype:
+            layers.append(UsePrototype(prototype_name="Base"))
+        elif cls is FreeRotator:
+            layers.append(FreeRotator(facings=6, rotate_cw_text="CW", rotate_ccw_text="CCW"))
+        elif prefix in ("obs;",):
+            layers.append(cls(image="counter.png"))
+        elif prefix in ("markmoved;",):
+            layers.append(cls(moved_icon="counter.png"))
+        elif prefix in ("placemark;", "replace;"):
+            layers.append(cls(command_name="Place", marker_spec="null"))
+        elif prefix in ("delete;", "clone;", "return;"):
+            layers.append(cls(**{cls.FIELDS[0].name: "Do it"}))
+        else:
+            layers.append(cls())
+    piece = Piece(layers + [BasicPiece(image="counter.png", name="Everything")])
+    piece.inner.set_state(None, 0, 0, "2")
+    return piece
+
+
 def build_module(path: Path) -> None:
     bf = BuildFile.new(MODULE_NAME, version="1.0", vassal_version="3.6.0", next_piece_slot_id=2)
     m = bf.root.add(P + "Map", mapName=MAP, edgeWidth=EDGE[0], edgeHeight=EDGE[1], allowMultiple=False,
@@ -144,6 +171,8 @@ def build_module(path: Path) -> None:
     slot_piece.inner.set_state(None, 0, 0, "1")
     pw.add("VASSAL.build.widget.PieceSlot", slot_piece.add_piece_string(), entryName="Tank", gpid=1,
            width=50, height=50)
+    pw.add("VASSAL.build.widget.PieceSlot", every_trait_piece().add_piece_string(), entryName="Everything",
+           gpid=2, width=50, height=50)
     tt = bf.root.add(P + "turn.TurnTracker", name="Turn", turnFormat="$level1$")
     tt.add(P + "turn.CounterTurnLevel", name="Turn", property="Turn", start=1, incr=1, loop=False,
            turnFormat="Turn $value$")
@@ -256,3 +285,20 @@ def test_engine_agrees_with_codec_on_real_trc_save(tmp_path):
         else:
             e = engine_stacks[pid]
             assert (p.map_id, p.x, p.y, list(p.members)) == (e["map"], e["x"], e["y"], e["members"]), pid
+
+
+def test_engine_builds_every_modeled_trait_from_our_type_strings(tmp_path):
+    module = tmp_path / "tiny.vmod"
+    build_module(module)
+    save_path = tmp_path / "game.vsav"
+    build_save(encoding="vcsk", log=False).write(save_path)
+    report = _run_oracle(module, save_path)
+    assert report["errors"] == [], report["errors"]
+    unknown = [w for w in report["warnings"] if "Unknown type" in w or "not found in BasicCommandEncoder" in w]
+    assert unknown == []
+    slot = next(p for p in report["piece_slots"] if p["name"] == "Everything")
+    assert slot.get("error") in (None, ""), slot
+    ours = every_trait_piece()
+    assert [t.rstrip(";") for t in slot["traits"]] == [t.rstrip(";") for t in ours.trait_ids()]
+    # the engine picked, for each layer, the class the codec models it with (not a Marker stand-in)
+    assert [c.rsplit(".", 1)[-1] for c in slot["trait_classes"]] == [type(t).__name__ for t in ours.layers]
