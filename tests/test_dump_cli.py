@@ -198,3 +198,13 @@ def test_dump_works_on_every_file_in_real_vassal(capsys):
             code, out, err = _run(capsys, p, *extra)
             assert code == 0, (p.name, err)
             assert out.strip()
+
+
+@pytest.mark.parametrize("encoding", ["vcsk", "xz", "plain", "vobs"])
+def test_json_encoding_field(capsys, tmp_path, encoding):
+    p = tmp_path / f"g-{encoding}.vsav"
+    p.write_bytes(sample_save_bytes(encoding=encoding))
+    code, out, _ = _run(capsys, p, "--json")
+    d = json.loads(out)
+    assert code == 0 and d["encoding"] == encoding and d["counts"]["Log"] == 4
+    assert PASSWORD not in out
