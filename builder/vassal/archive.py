@@ -108,19 +108,22 @@ class SafeZip:
             if info.flag_bits & 0x1:
                 raise ArchiveError(f"entry {info.filename!r} is encrypted")
         self.infos = infos
+        self._by_name: dict[str, zipfile.ZipInfo] = {}
+        for info in infos:  # the first entry of a name wins, as with VASSAL's stream reader
+            self._by_name.setdefault(info.filename, info)
 
     # -------------------------------------------------------------------------- queries
     def names(self) -> list[str]:
         return [i.filename for i in self.infos]
 
     def __contains__(self, name: str) -> bool:
-        return any(i.filename == name for i in self.infos)
+        return name in self._by_name
 
     def info(self, name: str) -> zipfile.ZipInfo:
-        for i in self.infos:  # first entry of that name, as VASSAL's stream reader does
-            if i.filename == name:
-                return i
-        raise ArchiveError(f"entry {name!r} not found")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise ArchiveError(f"entry {name!r} not found") from None
 
     def read(self, name: str, *, max_size: int | None = None) -> bytes:
         """Read one entry, enforcing size and ratio limits while inflating."""
