@@ -170,7 +170,7 @@ def test_new_buildfile_with_map_grid_and_pieces_reads_back():
     assert b2.grid.numbering.settings["stagger"] is False
     (s2,) = again.piece_slots()
     assert s2.gpid == "1" and s2.piece.add_piece_string() == slot.text
-    assert s2.piece.find(Marker).properties == {"Side": "Blue", "Tab\tbed": "x"}
+    assert s2.piece.find(Marker).properties() == {"Side": "Blue", "Tab\tbed": "x"}
     assert again.prototype("Base").get("description") == "\ttab\nnl"
     assert [t.id for t in again.prototype("Base").piece.layers] == ["mark;", "piece;"]
     # attributes are written sorted, as VASSAL does
@@ -223,3 +223,10 @@ def test_zip_bytes_stored_and_deflated_read_back():
         data = zip_bytes({"a": b"x" * 1000}, compress=compress)
         info = zipfile.ZipFile(io.BytesIO(data)).infolist()[0]
         assert info.compress_type == (zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED)
+
+
+def test_per_entry_compression_choice():
+    data = zip_bytes([("buildFile.xml", b"<x/>" * 100), ("images/a.png", b"\x89PNG" * 100, False)])
+    infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    assert [i.compress_type for i in infos] == [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED]
+    assert data == zip_bytes([("buildFile.xml", b"<x/>" * 100), ("images/a.png", b"\x89PNG" * 100, False)])

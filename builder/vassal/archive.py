@@ -159,19 +159,23 @@ class SafeZip:
 
 # ------------------------------------------------------------------------------ writing
 
-Entries = Mapping[str, bytes] | Iterable[tuple[str, bytes]]
+Entries = Mapping[str, bytes] | Iterable[tuple[str, bytes] | tuple[str, bytes, bool]]
 
 
-def _entry_list(entries: Entries, sort: bool) -> list[tuple[str, bytes]]:
-    items = list(entries.items()) if isinstance(entries, Mapping) else list(entries)
+def _entry_list(entries: Entries, sort: bool, compress: bool) -> list[tuple[str, bytes, bool]]:
+    raw = list(entries.items()) if isinstance(entries, Mapping) else list(entries)
+    items: list[tuple[str, bytes, bool]] = []
     seen: set[str] = set()
-    for name, data in items:
+    for item in raw:
+        name, data = item[0], item[1]
+        deflate = bool(item[2]) if len(item) > 2 else compress
         check_entry_name(name)
         if name in seen:
             raise ArchiveError(f"duplicate entry name {name!r}")
         seen.add(name)
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"entry {name!r}: data must be bytes")
+        items.append((name, bytes(data), deflate))
     if sort:
         items.sort(key=lambda kv: kv[0])
     return items
@@ -179,17 +183,18 @@ def _entry_list(entries: Entries, sort: bool) -> list[tuple[str, bytes]]:
 
 def zip_bytes(entries: Entries, *, sort: bool = False, compress: bool = True,
               compresslevel: int = 6) -> bytes:
-    """Build a deterministic ZIP in memory (fixed timestamps/attributes, given or sorted order)."""
+    """Build a deterministic ZIP in memory: fixed timestamps and attributes, entries in the
+    given (or sorted) order. An entry may be ``(name, data, deflate)`` to choose per entry
+    (e.g. store already-compressed PNGs); otherwise *compress* applies."""
     buf = io.BytesIO()
-    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
-    with zipfile.ZipFile(buf, "w", compression=method, compresslevel=compresslevel if compress else None) as zf:
-        for name, data in _entry_list(entries, sort):
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data, deflate in _entry_list(entries, sort, compress):
+            method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
             info = zipfile.ZipInfo(name, date_time=FIXED_DATE_TIME)
             info.compress_type = method
             info.create_system = 0
             info.external_attr = 0
-            zf.writestr(info, bytes(data), compress_type=method,
-                        compresslevel=compresslevel if compress else None)
+            zf.writestr(info, data, compress_type=method, compresslevel=compresslevel if deflate else None)
     return buf.getvalue()
 
 
