@@ -230,3 +230,15 @@ def test_per_entry_compression_choice():
     infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
     assert [i.compress_type for i in infos] == [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED]
     assert data == zip_bytes([("buildFile.xml", b"<x/>" * 100), ("images/a.png", b"\x89PNG" * 100, False)])
+
+
+def test_atomic_write_uses_umask_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        p = write_zip_atomic(tmp_path / "x.vmod", [("a", b"")])
+    finally:
+        os.umask(old)
+    assert p.stat().st_mode & 0o777 == 0o644
+    os.chmod(p, 0o600)
+    write_zip_atomic(p, [("b", b"")])          # replacing keeps the existing mode
+    assert p.stat().st_mode & 0o777 == 0o600

@@ -220,6 +220,7 @@ def write_bytes_atomic(dest: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _target_mode(dest))   # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, dest)
     except BaseException:
         try:
@@ -227,3 +228,13 @@ def write_bytes_atomic(dest: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _target_mode(dest: Path) -> int:
+    """The mode of the file being replaced, else 0666 minus the process umask."""
+    try:
+        return dest.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
