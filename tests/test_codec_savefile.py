@@ -437,3 +437,13 @@ def test_addpiece_strings_set_directly_win_over_decoded_piece():
     c.state_string = "Main;7;8;;0"
     assert c.encode() == "+/5/piece;;;;A/Main;7;8;;0"
     assert c.piece.position == (7, 8)
+
+
+def test_in_place_edits_of_tab_commands_are_written():
+    root = parse_commands("begin_save\x1bPLAYER\tpw\tAlice\tBlue\x1bMain MapBoardPicker\tA\t0\t0\x1bend_save")
+    player, bp = root.items[1], root.items[2]
+    player.values[2] = "Red"
+    bp.values[0] = "B/rev"
+    assert root.encode() == "begin_save\x1bPLAYER\tpw\tAlice\tRed\x1bMain MapBoardPicker\tB/rev\t0\t0\x1bend_save"
+    assert BoardPicker("Main Map", [("A", 0, 0), ("B/rev", 1, 0)]).encode() == \
+        "Main MapBoardPicker\tA\t0\t0\tB/rev\t1\t0"

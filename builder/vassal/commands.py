@@ -541,15 +541,20 @@ class _TabCommand(Command):
     """Commands encoded as ``PREFIX`` + TAB-separated fields (``PLAYER\\tid\\tname\\tside``)."""
 
     FIELD_NAMES: ClassVar[tuple[str, ...]] = ()
-    __slots__ = ("values",)
+    __slots__ = ("values", "_values0")
 
     def __init__(self, *values: str) -> None:
         super().__init__()
         self.values = list(values)
+        object.__setattr__(self, "_values0", None)
 
     def _decode(self, raw: str) -> None:
         toks = decode(raw, TAB)
         object.__setattr__(self, "values", toks[1:])
+        object.__setattr__(self, "_values0", tuple(toks[1:]))
+
+    def unchanged(self) -> bool:  # values may be edited in place
+        return super().unchanged() and tuple(self.values) == self._values0
 
     def _encode(self) -> str:
         # PREFIX already ends with TAB: "SETUP_STACK\t" when there are no values
@@ -672,12 +677,23 @@ class BoardPicker(Command):
 
     TYPE = "BoardPicker"
     MARK = "BoardPicker\t"
-    __slots__ = ("map_id", "values")
+    __slots__ = ("map_id", "values", "_values0")
+
+    def __init__(self, map_id: str = "", boards: list[tuple[str, int, int]] | None = None) -> None:
+        """*boards*: (board name, column, row) triples; append ``/rev`` to a name for reversed."""
+        super().__init__()
+        self.map_id = map_id
+        self.values = [str(v) for b in (boards or []) for v in b]
+        object.__setattr__(self, "_values0", None)
 
     def _decode(self, raw: str) -> None:
         toks = decode(raw, TAB)
         object.__setattr__(self, "map_id", toks[0][: -len("BoardPicker")])
         object.__setattr__(self, "values", toks[1:])
+        object.__setattr__(self, "_values0", tuple(toks[1:]))
+
+    def unchanged(self) -> bool:
+        return super().unchanged() and tuple(self.values) == self._values0
 
     def _encode(self) -> str:
         return encode_str([self.map_id + "BoardPicker", *self.values], TAB)
