@@ -162,3 +162,27 @@ def test_build_step_writes_the_images(tmp_path, capsys):
     with Image.open(io.BytesIO(png.read_bytes())) as im:
         assert im.format == "PNG" and im.size == map_build.map_images(
             validate_game("iron-dream").model.map_doc, validate_game("iron-dream").grid)[0].size
+
+
+def test_crossing_side_points_at_the_playable_hex(tiny):
+    # An invasion-style arrow across a lake/land side: the head is on the land end only.
+    doc = dict(tiny.model.map_doc)
+    doc["hexside_types"] = list(doc["hexside_types"]) + [
+        {"id": "arrow", "name": "Arrow", "color": "#FF00FF", "width": 0.04, "style": "crossing"}]
+    doc["hexsides"] = [{"type": "arrow", "sides": [["C4", "C3"]]}]
+    grid = tiny.grid
+    (info, img), = map_build.render(doc, grid)
+    lake, land = (grid.centre(grid.parse(h)) for h in ("C4", "C3"))
+    magenta = (255, 0, 255)
+
+    def across(toward, t, off):
+        mx, my = (lake[0] + land[0]) / 2, (lake[1] + land[1]) / 2
+        tx, ty = toward
+        dx, dy = tx - mx, ty - my
+        d = math.hypot(dx, dy)
+        return round(mx + dx * t - dy / d * off), round(my + dy * t + dx / d * off)
+
+    off = grid.spec.hex_size * 0.04
+    assert img.getpixel(across(land, 0.4, off)) == magenta       # the head is wider than the shaft
+    assert img.getpixel(across(lake, 0.4, off)) != magenta
+    assert img.getpixel(across(lake, 0.1, 0)) == magenta        # the shaft runs both ways (IDs are drawn over it further on)
