@@ -299,3 +299,45 @@ def test_both_yaml_parsers_locate_alike(loader, monkeypatch):
     with pytest.raises(ys.YamlError) as exc:
         ys.load_text("a: [1,\n", "c.yaml")
     assert exc.value.diagnostics[0].line == 2 and "invalid YAML" in exc.value.diagnostics[0].message
+
+
+def test_layout_condition_names_an_unknown_value_or_flag(capsys, tiny_game):
+    game = tiny_game / "game.yaml"
+    replace(game, "      - {at: center, show: symbol}\n",
+            "      - {at: center, show: symbol, fill_when: {hardd: \"#FFD400\"}}\n"
+            "      - {at: top-left, show: arrow, when: atack}\n"
+            "      - {at: top-right, show: dot, unless: nope}\n")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 1
+    fill, arrow, dot = (line_of(game, s) for s in ("fill_when", "show: arrow", "show: dot"))
+    assert (f"game.yaml:{arrow}:43: layouts[0].slots[2].when: unknown value or flag 'atack'; "
+            "did you mean 'attack'?") in out
+    assert f"game.yaml:{dot}:44: layouts[0].slots[3].unless: unknown value or flag 'nope'" in out
+    assert f"game.yaml:{fill}:48: layouts[0].slots[1].fill_when.hardd: unknown value or flag 'hardd'" in out
+    assert len(errors(out)) == 3
+
+
+def test_layout_condition_accepts_flags_and_values(capsys, tiny_game):
+    game = tiny_game / "game.yaml"
+    replace(game, "layouts:\n", "flags:\n  - {id: elite, name: Elite}\n\nlayouts:\n")
+    replace(game, "      - {at: center, show: symbol}\n",
+            "      - {at: center, show: symbol, fill_when: {elite: \"#FFD400\"}}\n"
+            "      - {at: top-left, show: arrow, when: attack}\n"
+            "      - {at: top-right, show: label, text: Elite, when: elite, unless: movement}\n")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 0, out
+
+
+def test_label_without_text_and_fill_when_off_the_symbol(capsys, tiny_game):
+    game = tiny_game / "game.yaml"
+    replace(game, "      - {at: top, show: size}\n",
+            "      - {at: top, show: size, fill_when: {attack: \"#FFD400\"}}\n"
+            "      - {at: top-left, show: label, when: attack}\n")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 1
+    size, label = line_of(game, "show: size"), line_of(game, "show: label")
+    assert (f"game.yaml:{size}:31: layouts[0].slots[0].fill_when: fill_when colours the symbol: "
+            "give it on the slot with show: symbol") in out
+    assert (f"game.yaml:{label}:30: layouts[0].slots[1].show: a label prints the slot's text: "
+            "give text (e.g. text: Support)") in out
+    assert len(errors(out)) == 2

@@ -123,6 +123,24 @@ class Checker:
                     by = slot.get(key)
                     if isinstance(by, dict) and by.get("value") not in value_ids:
                         self.ref(self.doc, ("layouts", i, "slots", j, key, "value"), by.get("value"), "values", "value")
+                self.slot_conditions(("layouts", i, "slots", j), slot)
+
+    def slot_conditions(self, path, slot):
+        """when:/unless:/fill_when: name a declared value or flag; a label has words; fill_when is for the symbol."""
+        known = {**self.game.by_id["values"], **self.game.by_id["flags"]}
+        for key in ("when", "unless"):
+            self.ref(self.doc, path + (key,), slot.get(key), None, "value or flag", ids=known)
+        fills = slot.get("fill_when")
+        if isinstance(fills, dict):
+            for cid in fills:
+                if cid not in known:
+                    hint = difflib.get_close_matches(str(cid), list(known), n=1, cutoff=0.6)
+                    self.error_at_key(self.doc, path + ("fill_when", cid), f"unknown value or flag '{cid}'"
+                                      + (f"; did you mean '{hint[0]}'?" if hint else ""))
+            if slot.get("show") != "symbol":
+                self.error_at_key(self.doc, path + ("fill_when",), "fill_when colours the symbol: give it on the slot with show: symbol")
+        if slot.get("show") == "label" and not slot.get("text"):
+            self.error(self.doc, path + ("show",), "a label prints the slot's text: give text (e.g. text: Support)")
 
     def units(self):
         templates = self.game.by_id["templates"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from builder.errors import BuildError
+from builder.render import counter_indicators as ind
 from builder.render import counter_text as ct
 from builder.render import nato
 from builder.render.colors import contrast, darker, parse_color
@@ -132,12 +133,12 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
     layout = layout_of(game, unit)
     frame = frame_box(layout)
     for slot in layout.get("slots", []):
-        if face not in slot.get("faces", ("front", "back")):
+        if face not in slot.get("faces", ("front", "back")) or not ind.applies(slot, unit, values):
             continue
         at = slot.get("at", "center")
         show = slot.get("show")
         if show == "symbol":
-            _draw_symbol(draw, S, game, unit, frame, colors, where)
+            _draw_symbol(draw, S, game, unit, frame, colors, where, ind.fill_override(slot, unit, values))
         elif show == "size":
             mark = ct.unit_field(game, unit, "size")
             if mark:
@@ -146,7 +147,9 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
         elif show == "steps":
             _draw_steps(draw, S, unit, values, face, at, frame, colors["text"])
         elif show == "formation-bar":
-            _draw_formation_bar(draw, S, game, unit, at, where)
+            _draw_formation_bar(draw, S, game, unit, at, where, slot.get("size"))
+        elif show in ind.INDICATORS:
+            _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colors, where)
         elif "text" in slot:
             used = {s.get("at") for s in layout.get("slots", []) if s is not slot}
             _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where, used)
@@ -156,15 +159,19 @@ def _px(box, S):
     return tuple(v * S for v in box)
 
 
-def _draw_symbol(draw, S, game, unit, frame, colors, where):
+def _draw_symbol(draw, S, game, unit, frame, colors, where, fill=None):
     utype = game.by_id["unit_types"].get(unit.get("type")) or {}
     glyphs = utype.get("symbol") or []
     missing = nato.unknown_glyphs(glyphs)
     if missing:
         raise BuildError(f"{where}: unit type {utype.get('id')} asks for glyph(s) {', '.join(missing)} "
                          "that the renderer cannot draw")
-    nato.draw_frame(draw, _px(frame, S), glyphs, colors["text"], colors["symbol_fill"], S * 0.022,
-                    utype.get("text"))
+    ink, paper = colors["text"], colors["symbol_fill"]
+    if fill:
+        # A fill chosen by fill_when (BCS: yellow = Hard) takes the ink that reads on it, whatever the nationality.
+        paper = parse_color(fill, f"{where}: fill_when colour")
+        ink = contrast(paper)
+    nato.draw_frame(draw, _px(frame, S), glyphs, ink, paper, S * 0.022, utype.get("text"))
 
 
 def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
@@ -205,15 +212,76 @@ def _draw_steps(draw, S, unit, values, face, at, frame, ink):
         draw.rectangle((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), fill=ink)
 
 
-def _draw_formation_bar(draw, S, game, unit, at, where):
+def _draw_formation_bar(draw, S, game, unit, at, where, size=None):
     form = game.by_id["formations"].get(unit.get("formation")) or {}
     if not form.get("color"):
         return
     color = parse_color(form["color"], f"{where}: formation {form.get('id')} colour")
-    t = 0.12 * S
+    t = (size or 0.12) * S
     bars = {"top": (0, 0, S, t), "bottom": (0, S - t, S, S), "left": (0, 0, t, S), "right": (S - t, 0, S, S)}
     key = next((k for k in ("top", "bottom", "left", "right") if k in at), "top")
     draw.rectangle(bars[key], fill=color)
+
+
+def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colors, where):
+    show, at = slot["show"], slot.get("at", "center")
+    ink = parse_color(slot["color"], f"{where}: slot colour") if slot.get("color") else colors["text"]
+    size = slot.get("size") or ind.DEFAULT_SIZE[show]
+    box, align = slot_box(at, frame)
+    px = _px(box, S)
+    if show == "arrow":
+        ind.arrow(draw, S, px, align, ink, size)
+    elif show == "band":
+        ind.band(draw, S, at, px, ink, size)
+    elif show == "cross":
+        if not slot.get("color"):
+            ink = (*ink[:3], ind.CROSS_ALPHA)
+        ind.cross(draw, S, ink, size)
+    elif show == "label":
+        text = ct.expand(slot.get("text", ""), game, unit, values, where)
+        if text:
+            ind.label(draw, S, text, px, align, ink, size, f"{where}: label at {at}")
+    else:  # dot, circle: centred on the text printed at this position
+        target = slot if "text" in slot else _text_slot_at(layout, slot, at, face, unit, values)
+        extent = _text_extent(draw, S, game, unit, values, target, at, frame, where) if target else None
+        if target and extent is None:
+            return  # the text it would sit behind is not printed on this face
+        if extent is None:
+            d = size * S
+            centre = ({"l": px[0] + d / 2, "r": px[2] - d / 2}.get(align, (px[0] + px[2]) / 2), (px[1] + px[3]) / 2)
+        else:
+            centre, d = ind.disc_around(extent, S, size)
+        ind.disc(draw, S, centre, d, ink, ring=show == "circle")
+
+
+def _text_slot_at(layout, indicator, at, face, unit, values):
+    """The text slot printed at ``at`` on this face (the one a dot or ring sits behind), or None."""
+    for s in layout.get("slots", []):
+        if (s is not indicator and s.get("at", "center") == at and "text" in s and "show" not in s
+                and face in s.get("faces", ("front", "back")) and ind.applies(s, unit, values)):
+            return s
+    return None
+
+
+def _text_extent(draw, S, game, unit, values, slot, at, frame, where):
+    """The pixel box the slot's text covers where _draw_text_slot puts it; None when nothing is printed."""
+    text = ct.expand(slot["text"], game, unit, values, where)
+    if not text:
+        return None
+    box, align = slot_box(at, frame)
+    x0, y0, x1, y1 = _px(box, S)
+    style = "bold" if slot.get("bold") or slot.get("box_by") else "regular"
+    try:
+        fitted = ct.fit(draw, text, x1 - x0, y1 - y0, (slot.get("size") or TEXT_SIZE.get(at, 0.15)) * S, style, where)
+    except ct.TextTooLong:
+        return None
+    f = ct.fonts.font(fitted.size, style)
+    x = {"l": x0, "r": x1}.get(align, (x0 + x1) / 2)
+    asc, desc = f.getmetrics()
+    step = (asc + desc) * 0.9  # as ct.draw_fitted spaces the lines
+    top = (y0 + y1) / 2 - step * (len(fitted.lines) - 1) / 2
+    boxes = [draw.textbbox((x, top + k * step), line, font=f, anchor=align + "m") for k, line in enumerate(fitted.lines)]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where, used=()):
