@@ -190,7 +190,7 @@ def test_stacking_over_the_limit_is_a_warning(capsys, tiny_game):
     replace(game, "      - {unit: blue-3, hex: B4}", "      - {unit: blue-3, hex: B3}")
     code, out, _ = run_validate(capsys, game)
     assert code == 0
-    assert "warning: scenarios[0].setup: blue stacks 3 in B3 at setup, over the limit of 2" in out
+    assert f"game.yaml:{line_of(game, 'units: [blue-1, blue-2], hex: B3')}:9: warning: scenarios[0].setup[0]: blue stacks 3 in B3 at setup, over the limit of 2" in out
 
 
 def test_unknown_glyph_is_an_error(capsys, tiny_game):

@@ -252,6 +252,7 @@ class Checker:
             self.ref(self.doc, base + ("first_turn_weather",), scen.get("first_turn_weather"), "weather", "weather")
             placed: dict = {}
             stacks: dict = defaultdict(lambda: defaultdict(float))
+            first_at: dict = {}  # hex -> path of the first setup entry there, for locating warnings
             for kind in ("setup", "reinforcements", "removals"):
                 for j, entry in self.items(kind, scen):
                     path = base + (kind, j)
@@ -272,6 +273,8 @@ class Checker:
                     if kind != "setup":
                         self.turn_in_calendar(path + ("turn",), entry.get("turn"), scen)
                     exempt = set(((self.doc.get("game") or {}).get("stacking") or {}).get("exempt_status") or [])
+                    if kind == "setup" and isinstance(entry.get("hex"), str):
+                        first_at.setdefault(entry["hex"], path)
                     if kind == "setup" and isinstance(entry.get("hex"), str) and not exempt & set(entry.get("status") or []):
                         for uid, _ in units:
                             unit = self.game.units.get(uid)
@@ -281,7 +284,7 @@ class Checker:
                         if entry.get("marker") in self.game.by_id["markers"]:
                             m = self.game.by_id["markers"][entry["marker"]]
                             stacks[entry["hex"]][m.get("side")] += float(m.get("stacking", 0)) * entry.get("quantity", 1)
-            self.stacking(base, stacks)
+            self.stacking(base, stacks, first_at)
 
     def entry_units(self, entry, path):
         units = []
@@ -336,7 +339,7 @@ class Checker:
             weight *= unit["steps"]
         return float(weight)
 
-    def stacking(self, base, stacks):
+    def stacking(self, base, stacks, first_at):
         rules = (self.doc.get("game") or {}).get("stacking")
         if not isinstance(rules, dict) or not isinstance(rules.get("limit"), (int, float)):
             return
@@ -344,7 +347,7 @@ class Checker:
             for side, weight in sides.items():
                 limit = (rules.get("by_side") or {}).get(side, rules["limit"])
                 if weight > limit:
-                    self.warn(self.doc, base + ("setup",),
+                    self.warn(self.doc, first_at.get(hex_id, base + ("setup",)),
                               f"{side} stacks {weight:g} in {hex_id} at setup, over the limit of {limit:g}")
 
     # -- map ---------------------------------------------------------------------------------------

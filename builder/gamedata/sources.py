@@ -9,6 +9,7 @@ ending in .yaml is relative to the file that says it; a bare name is ``maps/<nam
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,7 +77,9 @@ def find_game(game: str, root: Path = REPO_ROOT, cwd: Path | None = None) -> Gam
 
 
 def _yaml_files(folder: Path) -> list[Path]:
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    # Natural order, so scenarios/5-2.yaml comes before scenarios/5-10.yaml.
+    files = sorted((p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()),
+                   key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(p.relative_to(folder)))])
     return files[: MAX_FILES + 1]
 
 
