@@ -340,3 +340,8 @@ def test_free_rotator_layout_follows_facings():
     assert back.get("set_angle_text") == "Set angle" and back.angle == 30.0
     fixed = FreeRotator(facings=12, rotate_cw_text="CW")
     assert trait_from_type(fixed.type_string(), "3").state_dict() == {"facing": 3, "angle": -90.0}
+
+
+def test_legacy_key_char_with_multichar_uppercase():
+    assert KeyStroke.parse("ß") == KeyStroke(ord("ß"), 130)
+    assert trait_from_type("report;ßa;x").keys == [KeyStroke(ord("ß"), 130), KeyStroke(65, 130)]

@@ -39,7 +39,7 @@ class KeyStroke:
         if not s:
             return None
         if "," not in s:  # legacy: one character = Ctrl + that character
-            return cls(ord(s[0].upper()), 130)
+            return cls(_key_code(s[0]), 130)
         parts = s.split(",")
         code = parse_java_int(parts[0]) or 0
         mods = parse_java_int(parts[1]) or 0 if len(parts) > 1 else 0
@@ -65,6 +65,13 @@ class KeyStroke:
         return "+".join(mods + [ch])
 
 
+def _key_code(c: str) -> int:
+    """Java ``Character.toUpperCase(c)`` as a key code (one char even where Python's
+    ``upper()`` gives two, e.g. ß)."""
+    u = c.upper()
+    return ord(u if len(u) == 1 else c)
+
+
 def _enc_keys(keys: list[KeyStroke | None] | None) -> str:
     return encode_str([k.encode() if k else "" for k in (keys or [])], ",") if keys else ""
 
@@ -73,7 +80,7 @@ def _dec_keys(s: str | None) -> list[KeyStroke | None]:
     if not s:
         return []
     if "," not in s:  # legacy: each char is Ctrl+char
-        return [KeyStroke(ord(c.upper()), 130) for c in s]
+        return [KeyStroke(_key_code(c), 130) for c in s]
     return [KeyStroke.parse(t) for t in decode(s, ",")]
 
 
