@@ -223,7 +223,8 @@ def test_java_double(x, s):
 
 
 @pytest.mark.parametrize("s,v", [("12", 12), ("-3", -3), ("+4", 4), ("", None), ("1.5", None),
-                                 ("x", None), ("2147483648", None), ("٣", None)])
+                                 ("x", None), ("2147483648", None), ("٣", None),
+                                 ("9" * 5000, None), ("-2147483648", -2147483648), ("0000000000012", 12)])
 def test_parse_java_int(s, v):
     assert parse_java_int(s) == v
 

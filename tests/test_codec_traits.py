@@ -345,3 +345,9 @@ def test_free_rotator_layout_follows_facings():
 def test_legacy_key_char_with_multichar_uppercase():
     assert KeyStroke.parse("ß") == KeyStroke(ord("ß"), 130)
     assert trait_from_type("report;ßa;x").keys == [KeyStroke(ord("ß"), 130), KeyStroke(65, 130)]
+
+
+def test_basic_piece_property_count_is_not_trusted():
+    b = trait_from_type("piece;;;;x", "Main;1;2;;2147483647;a;1;b")
+    assert b.properties() == {"a": "1", "b": ""}
+    assert trait_from_type("piece;;;;x", "Main;1;2;;-5;a;1").properties() == {}

@@ -151,7 +151,7 @@ def parse_java_int(s: str | None) -> int | None:
     if not s:
         return None
     t = s[1:] if s[0] in "+-" else s
-    if not t or not t.isascii() or not t.isdigit():
+    if not t or not t.isascii() or not t.isdigit() or len(t.lstrip("0")) > 10:
         return None
     v = int(s)
     if not -(2**31) <= v < 2**31:

@@ -56,10 +56,9 @@ class BasicPiece(Trait):
         t = self._state_tokens()
         n = parse_java_int(t[4]) if len(t) > 4 else 0
         props: dict[str, str] = {}
-        for i in range(n or 0):
-            j = 5 + 2 * i
-            if j + 1 < len(t) + 1 and j < len(t):
-                props[t[j]] = t[j + 1] if j + 1 < len(t) else ""
+        # the count comes from the file: never trust it beyond the tokens present
+        for j in range(5, min(5 + 2 * max(n or 0, 0), len(t)), 2):
+            props[t[j]] = t[j + 1] if j + 1 < len(t) else ""
         return props
 
     def set_location(self, map_id: str | None, x: int, y: int) -> None:
