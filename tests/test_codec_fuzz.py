@@ -177,3 +177,40 @@ def _walk_buildfile(data: bytes) -> None:
 @given(st.data())
 def test_mutated_buildfiles(data):
     _walk_buildfile(data.draw(mutations(_buildfile())))
+
+
+_TRAIT_IDS = None
+
+
+def _trait_ids():
+    global _TRAIT_IDS
+    if _TRAIT_IDS is None:
+        from builder.vassal.traits import REGISTRY
+        _TRAIT_IDS = sorted(REGISTRY) + ["locmsg;", "emb;", "weird"]
+    return _TRAIT_IDS
+
+
+TRAIT_TEXT = st.lists(st.sampled_from(["a", "1", "-1", "2147483647", "99999999999", ";", ",", "\\", "'", "true",
+                                       "null", "+", ":", "|", "ß", "0,0,X", "70,130", "1.5", "NaN", "$x$", "@@1",
+                                       "\t", "9" * 5000]), max_size=30).map("".join)
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0, 40), TRAIT_TEXT, TRAIT_TEXT), min_size=1, max_size=6))
+def test_random_trait_chains_decode_without_crashing(spec):
+    from builder.vassal.piece import Piece, join_layers
+    ids = _trait_ids()
+    types = [ids[i % len(ids)] + body for i, body, _ in spec]
+    states = [state for _, _, state in spec]
+    try:
+        p = Piece.decode(join_layers(types), join_layers(states))
+        p.describe()
+        p.display_name
+        p.add_piece_string("1")
+        for t in p.layers:
+            t.as_dict()
+            t.state_dict()
+            for f in t.fields():
+                t.get(f.name)
+    except VassalFormatError as exc:
+        assert str(exc)
