@@ -242,3 +242,30 @@ def test_atomic_write_uses_umask_permissions(tmp_path):
     os.chmod(p, 0o600)
     write_zip_atomic(p, [("b", b"")])          # replacing keeps the existing mode
     assert p.stat().st_mode & 0o777 == 0o600
+
+
+def test_turn_tracker_state_decoded_against_its_levels():
+    bf = BuildFile.new("T")
+    tt = bf.root.add(P + "turn.TurnTracker", name="Turn")
+    turn = tt.add(P + "turn.CounterTurnLevel", name="Turn", property="Turn", start=1, incr=1)
+    turn.add(P + "turn.ListTurnLevel", name="Phase", property="Phase", list="Blue,Red")
+    (view,) = BuildFile.from_bytes(bf.to_bytes()).turn_trackers()
+    # §4.7 example: Turn 3, phase "Blue"
+    got = view.decode_state("0|3;0;false;-1;0\\;0\\;0\\;true,true")
+    assert got == [{"level": "Turn", "property": "Turn", "value": "3", "current": True},
+                   {"level": "Phase", "property": "Phase", "value": "Blue", "current": True}]
+    assert view.turn_text("0|4;0;false;-1;1\\;0\\;0\\;true,true") == "4 Red"
+    assert view.turn_text("") == "1 Blue"          # defaults: start value, first item
+
+
+@pytest.mark.shared
+def test_real_trc_turn_state():
+    from builder.vassal.commands import TurnTracker
+    from builder.vassal.savefile import read_save
+    bf = BuildFile.read(real("jspy-buildFile-trc.xml"))
+    (view,) = bf.turn_trackers()
+    save = read_save(real("jspy-Campaign-180907.vsav"))
+    (cmd,) = [c for _, c in save.leaves() if isinstance(c, TurnTracker)]
+    levels = view.decode_state(cmd.state)
+    assert levels[0]["value"] == "1941" and levels[0]["current"]
+    assert all(isinstance(l["value"], str) for l in levels) and len(levels) >= 2

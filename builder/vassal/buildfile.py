@@ -36,7 +36,7 @@ from lxml import etree
 from builder.vassal.archive import SafeZip
 from builder.vassal.errors import BuildFileError, VassalFormatError
 from builder.vassal.piece import Piece
-from builder.vassal.sequence import decode, encode_str
+from builder.vassal.sequence import decode, encode_str, parse_java_int
 
 __all__ = [
     "BuildFile", "Component", "MapView", "BoardView", "GridView", "NumberingView", "ZoneView",
@@ -383,12 +383,50 @@ class PredefinedSetupView(Component):
         return [PredefinedSetupView(c.el) for c in self.children("PredefinedSetup")]
 
 
+_LEVELS = ("CounterTurnLevel", "ListTurnLevel")
+
+
 class TurnTrackerView(Component):
     __slots__ = ()
 
     def levels(self) -> list[Component]:
         """Top-level turn levels (CounterTurnLevel/ListTurnLevel); each may nest more."""
-        return [c for c in self.children() if c.short in ("CounterTurnLevel", "ListTurnLevel")]
+        return [c for c in self.children() if c.short in _LEVELS]
+
+    def decode_state(self, state: str) -> list[dict[str, Any]]:
+        """Decode a ``TURN<id>`` state (§4.7) against this tracker's levels.
+
+        Returns every level depth-first as ``{"level", "property", "value", "current"}``;
+        ``current`` marks the chain of levels the tracker is on (its turn display).
+        """
+        toks = decode(state, "|") if state else []
+        cur_top = parse_java_int(toks[0]) if toks else 0
+        out: list[dict[str, Any]] = []
+
+        def walk(view: Component, tok: str, on_path: bool) -> None:
+            sd = decode(tok, ";") if tok else []
+            subs = [c for c in view.children() if c.short in _LEVELS]
+            cur = parse_java_int(sd[0]) if sd else None
+            if view.short == "CounterTurnLevel":
+                value = str(_num(view.get("start"), 1, int) if cur is None else cur)
+            else:
+                items = decode(view.get("list"), ",") if view.get("list") else []
+                i = 0 if cur is None else cur
+                value = items[i] if 0 <= i < len(items) else ""
+            cur_sub = (parse_java_int(sd[1]) if len(sd) > 1 else 0) or 0
+            out.append({"level": view.get("name", ""), "property": view.get("property", ""),
+                        "value": value, "current": on_path})
+            rest = sd[4:]
+            for i, sub in enumerate(subs):
+                walk(sub, rest[i] if i < len(rest) else "", on_path and i == cur_sub)
+
+        for i, level in enumerate(self.levels()):
+            walk(level, toks[i + 1] if i + 1 < len(toks) else "", i == (cur_top or 0))
+        return out
+
+    def turn_text(self, state: str) -> str:
+        """The values of the current chain of levels, e.g. ``"3 Blue"``."""
+        return " ".join(d["value"] for d in self.decode_state(state) if d["current"])
 
 
 _VIEWS = {"Map": MapView, "PrivateMap": MapView, "PlayerHand": MapView, "Board": BoardView,
