@@ -158,16 +158,20 @@ def test_dump_of_a_module_summarises_it_and_dumps_its_setups(capsys, tmp_path):
         .add(P + "map.boardPicker.board.HexGrid", dx=60.0, dy=69.0)
     bf.root.add(P + "PredefinedSetup", name="Scenario 1", useFile=True, file="s1.vsav")
     bf.root.add(P + "PredefinedSetup", name="Missing", useFile=True, file="gone.vsav")
+    bf.root.add(P + "PredefinedSetup", name="Broken", useFile=True, file="bad.vsav")
     vmod = write_zip_atomic(tmp_path / "m.vmod", [("buildFile.xml", bf.to_bytes()),
-                                                  ("s1.vsav", sample_save_bytes(log=False))])
+                                                  ("s1.vsav", sample_save_bytes(log=False)),
+                                                  ("bad.vsav", b"not a zip")])
     code, out, err = _run(capsys, vmod)
     assert code == 0, err
     assert "module 'Mod' version '2.0'" in out and "map 'Main Map': B [hex]" in out
     assert "setup file s1.vsav: vcsk encoding" in out and "AddPiece stack" in out
+    assert "setup file bad.vsav: unreadable: not a ZIP archive" in out
     assert PASSWORD not in out
     code, out, _ = _run(capsys, vmod, "--json")
     d = json.loads(out)
-    assert d["module"]["name"] == "Mod" and [s["file"] for s in d["setups"]] == ["s1.vsav"]
+    assert d["module"]["name"] == "Mod" and [s["file"] for s in d["setups"]] == ["s1.vsav", "bad.vsav"]
+    assert "not a ZIP" in d["setups"][1]["error"]
     assert d["counts"]["AddPiece"] == 3 and d["commands"] == [] and d["encoding"] is None
     xml = tmp_path / "buildFile.xml"
     xml.write_bytes(bf.to_bytes())

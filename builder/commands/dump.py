@@ -54,12 +54,18 @@ def _module(path: Path, as_json: bool) -> str:
         setups = []
         for s in bf.predefined_setups():
             if s.use_file and s.file and s.file in z:
-                setups.append((s.file, SaveFile.from_bytes(z.read(s.file))))
+                try:
+                    setups.append((s.file, SaveFile.from_bytes(z.read(s.file))))
+                except VassalFormatError as exc:   # one bad setup file does not hide the others
+                    setups.append((s.file, exc))
     summary = module_summary(bf)
     if as_json:
         counts: dict[str, int] = {}
         reports = []
         for name, save in setups:
+            if isinstance(save, VassalFormatError):
+                reports.append({"file": name, "error": str(save)})
+                continue
             r = save_report(save)
             for k, v in r["counts"].items():
                 counts[k] = counts.get(k, 0) + v
@@ -68,6 +74,9 @@ def _module(path: Path, as_json: bool) -> str:
                            "module": summary, "setups": reports}, ensure_ascii=False, indent=1)
     lines = [f"{path}: not a saved game: " + module_lines(summary)[0]] + module_lines(summary)[1:]
     for name, save in setups:
+        if isinstance(save, VassalFormatError):
+            lines.append(f"setup file {name}: unreadable: {save}")
+            continue
         lines.append(f"setup file {name}: {save.encoding} encoding")
         lines += format_lines(save)
     return "\n".join(lines)
