@@ -100,7 +100,7 @@ def test_sheets_command_reports_a_counter_that_cannot_be_drawn(tmp_path, capsys,
     doc["nationalities"][0]["text"] = "black"
     report = Report("bcs-test")
     report.model = bcs_game(doc)
-    monkeypatch.setattr(cmd, "validate_game", lambda _name: report)
+    monkeypatch.setattr(cmd, "valid_game", lambda *_args: report)
     assert main(["sheets", "whatever", "--out", str(tmp_path / "x.pdf"), "--quiet"]) == 1
     assert "unknown colour 'black'" in capsys.readouterr().err
     assert not (tmp_path / "x.pdf").exists()

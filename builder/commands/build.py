@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from builder.gamedata.sources import GameNotFound, REPO_ROOT, shipped_games
-from builder.gamedata.validate import validate_game
+from builder.commands.common import Refused, valid_game
+from builder.gamedata.sources import REPO_ROOT, shipped_games
 from builder.errors import BuildError
 from builder.progress import Progress
 
@@ -21,17 +21,19 @@ STEPS = {
     "map": "builder.render.map_build",
     "counters": "builder.render.counter_build",
     "module": "builder.module.package",
+    "sheets": "builder.publish.sheets_step",
 }
 
 
 def register(sub, name, summary):
     p = sub.add_parser(name, help=summary, description=(
-        "Validate each GAME, then render its map(s) and counters and package its VASSAL module into "
-        "dist/GAME/. With no GAME, builds every shipped game. Exits 1 if a game does not validate; "
+        "Validate each GAME, then render its map(s) and counters, package its VASSAL module into "
+        "dist/GAME/ and write its printable counter sheets (dist/GAME-counters.pdf, default options; "
+        "'vassal-builder sheets' offers them all). With no GAME, builds every shipped game. Exits 1 if a game does not validate; "
         "nothing already in dist/ is overwritten by a failed step."))
     p.add_argument("games", metavar="GAME", nargs="*", help="shipped game names or paths (default: all shipped games)")
     p.add_argument("--only", choices=sorted(STEPS), action="append",
-                   help="build only this step (repeatable): map, counters or module")
+                   help="build only this step (repeatable): map, counters, module or sheets")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: dist/ in the repository)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
@@ -58,14 +60,10 @@ def run(args) -> int:
     result, status = {}, 0
     for game in games:
         try:
-            report = validate_game(game)
-        except GameNotFound as exc:
-            print(f"vassal-builder: build: {exc}", file=sys.stderr)
-            return 2
-        if not report.ok:
-            for d in report.errors:
-                print(d.format(), file=sys.stderr)
-            print(f"vassal-builder: build: {report.game} has {len(report.errors)} error(s); nothing built", file=sys.stderr)
+            report = valid_game(game, "build", "nothing built")
+        except Refused as exc:
+            if exc.code == 2:
+                return 2
             status = 1
             continue
         out_dir = out_root / report.game

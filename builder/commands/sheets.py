@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from builder.errors import BuildError
-from builder.gamedata.sources import GameNotFound, REPO_ROOT
-from builder.gamedata.validate import validate_game
+from builder.commands.common import Refused, valid_game
+from builder.gamedata.sources import REPO_ROOT
 from builder.progress import Progress
 from builder.publish.sheet_layout import PAPER_MM
 
@@ -58,16 +58,9 @@ def run(args) -> int:
         print("vassal-builder: sheets: --dpi must be between 72 and 1200", file=sys.stderr)
         return 2
     try:
-        report = validate_game(args.game)
-    except GameNotFound as exc:
-        print(f"vassal-builder: sheets: {exc}", file=sys.stderr)
-        return 2
-    if not report.ok:
-        for d in report.errors:
-            print(d.format(), file=sys.stderr)
-        print(f"vassal-builder: sheets: {report.game} has {len(report.errors)} error(s); no sheets written",
-              file=sys.stderr)
-        return 1
+        report = valid_game(args.game, "sheets", "no sheets written")
+    except Refused as exc:
+        return exc.code
     out = args.out or (REPO_ROOT / "dist" / f"{report.game}-counters.pdf")
     progress = Progress(enabled=not args.quiet)
     try:
