@@ -330,7 +330,7 @@ def test_display_name_applies_layer_and_label_names():
     assert piece(["Stuka-C", "Stuka-N"], 1).display_name == "Stuka-C"  # replaces
     assert piece(["", ""], 1, "2-3").display_name == "Tank (2-3)"
     assert piece(["", ""], 1, "").display_name == "Tank"
-    assert piece(["", ""], 1, "x", "$Side$ $pieceName$ [$label$] $nope$").display_name == "Blue Tank [x] "
+    assert piece(["", ""], 1, "x", "$Side$ $pieceName$ [$label$] $nope$ $open").display_name == "Blue Tank [x] nope open"
 
 
 def test_free_rotator_layout_follows_facings():
@@ -351,3 +351,20 @@ def test_basic_piece_property_count_is_not_trusted():
     b = trait_from_type("piece;;;;x", "Main;1;2;;2147483647;a;1;b")
     assert b.properties() == {"a": "1", "b": ""}
     assert trait_from_type("piece;;;;x", "Main;1;2;;-5;a;1").properties() == {}
+
+
+def test_expand_prototypes_like_piece_cloner():
+    from builder.vassal.piece import expand_prototypes
+    base = Piece([Marker(keys=["Class"]), UsePrototype(prototype_name="Inner"), BasicPiece(name="ignored")])
+    base.layers[0].set_values(["Armor"])
+    inner = Piece([ReportState(), trait_from_type("cmt;a comment"), BasicPiece()])
+    protos = {"Base": base, "Inner": inner}
+    piece = Piece([Delete(command_name="Delete"), UsePrototype(prototype_name="Base"),
+                   UsePrototype(prototype_name="Missing"), BasicPiece(name="Tank")])
+    out = expand_prototypes(piece, protos.get)
+    assert out.trait_ids() == ["delete;", "mark;", "report;", "piece;"]
+    assert out.find(Marker).properties() == {"Class": "Armor"} and out.name == "Tank"
+    assert piece.trait_ids() == ["delete;", "prototype;", "prototype;", "piece;"]   # input untouched
+    loop = {"A": Piece([UsePrototype(prototype_name="A"), BasicPiece()])}
+    with pytest.raises(PieceError, match="nested deeper"):
+        expand_prototypes(Piece([UsePrototype(prototype_name="A"), BasicPiece()]), loop.get)

@@ -19,7 +19,7 @@ Build one from traits (outermost first) and get the PieceSlot text:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from builder.vassal.errors import PieceError
@@ -30,10 +30,11 @@ from builder.vassal.traits import (
     PassthroughTrait,
     Stack,
     Trait,
+    UsePrototype,
     trait_from_type,
 )
 
-__all__ = ["Piece", "split_layers", "join_layers", "MAX_LAYERS"]
+__all__ = ["Piece", "split_layers", "join_layers", "expand_prototypes", "MAX_LAYERS"]
 
 TAB = "\t"
 MAX_LAYERS = 10_000
@@ -246,3 +247,30 @@ class Piece:
 
     def __repr__(self) -> str:
         return f"<Piece {self.name!r} {len(self.layers)} layers>"
+
+
+def expand_prototypes(piece: Piece, lookup: "Callable[[str], Piece | None]", *,
+                      max_depth: int = 50) -> Piece:
+    """The piece as VASSAL puts it into a game (``PieceCloner``, §3.5.3): every
+    ``prototype;Name`` layer is replaced by the traits of that PrototypeDefinition (with
+    their stored states; nested prototypes expanded too; the definition's BasicPiece is
+    dropped), Comment traits (``cmt;``) are dropped, and a missing prototype expands to
+    nothing. *lookup* maps a prototype name to its definition piece (or None).
+    """
+    def expand(layers: list[Trait], depth: int) -> list[Trait]:
+        if depth > max_depth:
+            raise PieceError(f"prototypes nested deeper than {max_depth} levels (a prototype uses itself?)")
+        out: list[Trait] = []
+        for t in layers:
+            if isinstance(t, UsePrototype):
+                proto = lookup(t.get("prototype_name"))
+                if proto is not None:
+                    out.extend(expand(proto.layers[:-1], depth + 1))
+            elif t.id == "cmt;":
+                continue
+            else:
+                out.append(trait_from_type(t.type_string(), t.state_string()))
+        return out
+
+    inner = piece.inner
+    return Piece(expand(piece.traits, 0) + [trait_from_type(inner.type_string(), inner.state_string())])

@@ -6,7 +6,6 @@ codec of its state. Anything not listed here is a :class:`~.base.PassthroughTrai
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from builder.vassal.sequence import decode, encode_str, parse_java_int
@@ -20,12 +19,25 @@ __all__ = [
 ]
 
 CTRL = 130
-_VAR = re.compile(r"\$([^$]*)\$")
 
 
 def _format(fmt: str, values: dict[str, str]) -> str:
-    """VASSAL FormattedString for plain ``$name$`` variables (unknown names → empty)."""
-    return _VAR.sub(lambda m: values.get(m.group(1), ""), fmt)
+    """VASSAL's FormattedString for ``$name$`` variables (FormattedStringExpression): the
+    text is split on ``$`` (SequenceEncoder rules), odd tokens are property names; a name
+    with no value is written as the bare name, a trailing unclosed name literally."""
+    toks = decode(fmt, "$")
+    out = []
+    is_prop = True
+    for i, tok in enumerate(toks):
+        is_prop = not is_prop
+        if not tok:
+            continue
+        if not is_prop or i == len(toks) - 1:
+            out.append(tok)
+        else:
+            v = values.get(tok)
+            out.append(tok if v is None else v)
+    return "".join(out)
 
 
 class Embellishment(Trait):
@@ -171,7 +183,8 @@ class Labeler(Trait):
         if not label and not self.get("always_use_format"):
             return inner
         values = dict(props)
-        values.update({"pieceName": inner, "label": label})
+        # the label text is itself a formatted string ($property$ references are expanded)
+        values.update({"pieceName": inner, "label": _format(label, props) if "$" in label else label})
         return _format(self.get("name_format"), values)
 
     def properties(self) -> dict[str, str]:
