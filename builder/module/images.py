@@ -1,0 +1,52 @@
+"""The module's images: counter faces from the 'counters' step, boards from the 'map' step.
+
+``--only module`` must work from a clean dist/, so a missing image runs that step first (the
+steps write atomically and are deterministic, so re-using their files is safe). Images are stored
+flat under images/ (VASSAL resolves bare names there); counter and map names cannot clash
+(``<piece>-front.png`` vs ``map*.png``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import BuildError
+from builder.render import counter_build, map_build
+
+
+@dataclass
+class Images:
+    counters: dict            # (piece_id, face) -> image name in the module
+    maps: list                # map_build.MapImage, in map_images order
+    files: dict               # image name -> bytes
+
+
+def collect(report, out_dir: Path, progress) -> Images:
+    game, grid = report.model, report.grid
+    if game.map_doc is None or grid is None:
+        raise BuildError("the game has no map (game.map) with a grid; a module needs one")
+    out_dir = Path(out_dir)
+    counter_list = counter_build.counter_images(game)
+    map_list = map_build.map_images(game.map_doc, grid)
+    if any(not (out_dir / rel).is_file() for _, _, rel in counter_list):
+        progress.note(f"{report.game}: counter images missing; running step 'counters'")
+        counter_build.build(report, out_dir, progress)
+    if any(not (out_dir / m.file).is_file() for m in map_list):
+        progress.note(f"{report.game}: map images missing; running step 'map'")
+        map_build.build(report, out_dir, progress)
+    files, counters = {}, {}
+    for pid, face, rel in counter_list:
+        name = Path(rel).name
+        counters[(pid, face)] = name
+        files[name] = _read(out_dir / rel)
+    for m in map_list:
+        files[Path(m.file).name] = _read(out_dir / m.file)
+    return Images(counters, map_list, files)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise BuildError(f"cannot read image {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,213 @@
+"""Maps, boards, grids and box zones — and where a hex or a box is in map pixels.
+
+* Main map: one Board per map image. A sheet-less grid (EotID) is one board; a sheeted grid (PLS) is one
+  board per sheet in a single Map, laid out like the printed sheets (columns/rows from the sheets'
+  origins) and preselected by the BoardPicker's <setup>. One Map keeps moves across a sheet seam
+  ordinary moves (one window, one stack model), and each board's own HexGrid names its hexes with
+  its sheet's IDs (A19.23), as the grid attributes come from builder.geometry.vassal_derive for that
+  board image. Seam hexes exist on both sheets, as on the cardboard.
+* Off-map holding boxes: Zones named after the boxes (so a piece's location name is the box's
+  name). When the map step draws the boxes beside the board (map.png), the board gets a ZonedGrid
+  (box zones + the hex grid as background); when it draws them on their own image (map-boxes.png),
+  they form a separate map "Boxes".
+* Staging: an imageless map with one "To place: <side>" and one "Reinforcements: <side>" zone per
+  side, for set-up entries that are a player's choice and for units arriving later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from builder.errors import BuildError
+from builder.geometry.vassal_derive import VassalBoardGrid, derive_vassal_grid, local_name
+from builder.geometry.vassal_grid import grid_attributes
+from builder.vassal.buildfile import P
+from builder.vassal.commands import BoardPicker
+
+from .names import side_name
+
+MAIN_MAP, BOXES_MAP, STAGING_MAP = "Main Map", "Boxes", "Staging"
+MAPPKG = P + "map."
+BOARD = MAPPKG + "boardPicker.Board"
+GRIDPKG = MAPPKG + "boardPicker.board."
+STAGING_ZONE = (560, 360)     # staging zone width, height (board pixels)
+TO_PLACE, REINFORCEMENTS = "To place", "Reinforcements"
+
+
+@dataclass
+class BoardPlan:
+    name: str
+    image: str                        # "" for an imageless board
+    size: tuple[int, int]
+    col: int = 0
+    row: int = 0
+    vgrid: VassalBoardGrid | None = None
+    zones: dict = field(default_factory=dict)     # zone name -> (x, y, w, h) in board pixels
+    offset: tuple[int, int] = (0, 0)              # board's top-left in map pixels (set by VASSAL's rule)
+
+
+@dataclass
+class MapPlan:
+    name: str
+    boards: list
+
+    def selection(self) -> list[tuple[str, int, int]]:
+        return [(b.name, b.col, b.row) for b in self.boards]
+
+
+class Layout:
+    """The module's maps and the map point of every hex and box."""
+
+    def __init__(self, game, grid, images):
+        self.game, self.grid = game, grid
+        boxes = {b["id"]: b for b in (game.map_doc or {}).get("boxes") or [] if isinstance(b, dict)}
+        names = [b.get("name") or bid for bid, b in boxes.items()]
+        # zones are named after the boxes; ids only if two boxes share a name
+        self.box_zone = {bid: (b.get("name") or bid) if len(set(names)) == len(names) else bid
+                         for bid, b in boxes.items()}
+        self.box_where: dict[str, tuple[MapPlan, BoardPlan]] = {}
+        self.sides = [s["id"] for s in game.doc.get("sides") or []]
+        main, boxes_map = MapPlan(MAIN_MAP, []), None
+        for mi in images.maps:
+            zones = {self.box_zone[k]: r for k, r in mi.boxes.items() if k in self.box_zone}
+            if mi.kind == "boxes":
+                boxes_map = MapPlan(BOXES_MAP, [BoardPlan(BOXES_MAP, mi.file, mi.size, zones=zones)])
+                self._boxes_on(boxes_map, mi.boxes)
+                continue
+            try:
+                vg = derive_vassal_grid(grid, mi.sheet, board_origin=mi.board_origin, board_size=mi.size)
+            except Exception as exc:   # GeometryError: a grid VASSAL cannot name as we do
+                raise BuildError(f"board {mi.file}: no VASSAL hex grid names every hex: {exc}") from None
+            name = f"Sheet {mi.sheet}" if mi.sheet else "Map"
+            main.boards.append(BoardPlan(name, mi.file, mi.size, vgrid=vg, zones=zones))
+            self._boxes_on(main, mi.boxes)
+        _arrange(main.boards, [mi.board_origin for mi in images.maps if mi.kind == "board"])
+        self.sheet_board = {b.vgrid.sheet: b for b in main.boards}
+        self.maps = [main] + ([boxes_map] if boxes_map else []) + [self._staging()]
+        self.main = main
+
+    def _boxes_on(self, plan: MapPlan, boxes: dict) -> None:
+        for bid in boxes:
+            if bid in self.box_zone:
+                self.box_where[bid] = (plan, plan.boards[-1])
+
+    def _staging(self) -> MapPlan:
+        w, h = STAGING_ZONE
+        zones = {}
+        for i, sid in enumerate(self.sides):
+            for j, kind in enumerate((TO_PLACE, REINFORCEMENTS)):
+                zones[self.staging_zone(kind, sid)] = (i * w, j * h, w, h)
+        board = BoardPlan(STAGING_MAP, "", (max(1, len(self.sides)) * w, 2 * h), zones=zones)
+        return MapPlan(STAGING_MAP, [board])
+
+    # ------------------------------------------------------------------ points
+    def staging_zone(self, kind: str, side: str | None) -> str:
+        return f"{kind}: {side_name(self.game, side)}"
+
+    def hex_point(self, hex_id: str) -> tuple[str, int, int]:
+        h = self.grid.parse(hex_id)
+        if h is None:
+            raise BuildError(f"set-up hex {hex_id!r} is not on the map")
+        sheet = None
+        if self.grid.spec.has_sheets:
+            sheets = [s for s in self.grid.sheets_of(h) if s is not None]
+            named = [s for s in sheets if local_name(self.grid, s, h) == hex_id]
+            sheet = (named or sheets or [None])[0]
+        board = self.sheet_board.get(sheet)
+        if board is None:
+            raise BuildError(f"set-up hex {hex_id!r}: no board shows sheet {sheet!r}")
+        bx, by = board.vgrid.board_point(self.grid.centre(h))
+        return self.main.name, board.offset[0] + bx, board.offset[1] + by
+
+    def box_point(self, box_id: str) -> tuple[str, int, int] | None:
+        where = self.box_where.get(box_id)
+        if where is None:
+            return None
+        plan, board = where
+        return zone_point(plan, board, self.box_zone[box_id])
+
+    def staging_point(self, kind: str, side: str | None) -> tuple[str, int, int]:
+        plan = self.maps[-1]
+        zone = self.staging_zone(kind, side if side in self.sides else (self.sides or [None])[0])
+        return zone_point(plan, plan.boards[0], zone)
+
+
+def zone_point(plan: MapPlan, board: BoardPlan, zone: str) -> tuple[str, int, int]:
+    x, y, w, h = board.zones[zone]
+    return plan.name, board.offset[0] + x + w // 2, board.offset[1] + y + h // 2
+
+
+def _arrange(boards: list, origins: list) -> None:
+    """Columns and rows from the sheets' image origins; offsets as VASSAL's Map.setBoardBoundaries:
+    a board starts after the widths of the boards left of it in its row and the heights above it
+    in its column (edge 0)."""
+    xs, ys = sorted({o[0] for o in origins}), sorted({o[1] for o in origins})
+    for b, o in zip(boards, origins):
+        b.col, b.row = xs.index(o[0]), ys.index(o[1])
+    for b in boards:
+        x = sum(o.size[0] for o in boards if o.row == b.row and o.col < b.col)
+        y = sum(o.size[1] for o in boards if o.col == b.col and o.row < b.row)
+        b.offset = (x, y)
+
+
+# ---------------------------------------------------------------------- buildFile
+def add_maps(root, layout: Layout) -> None:
+    for plan in layout.maps:
+        _add_map(root, plan)
+
+
+def _add_map(root, plan: MapPlan) -> None:
+    m = root.add(P + "Map", allowMultiple=len(plan.boards) > 1, backgroundcolor="255,255,255",
+                 buttonName=plan.name, color="255,0,0", edgeHeight=0, edgeWidth=0, launch=plan.name != MAIN_MAP,
+                 mapName=plan.name, markMoved="Never", thickness=3,
+                 moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+                 moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
+                 createFormat="$pieceName$ created in $location$ *")
+    bp = m.add(MAPPKG + "BoardPicker", addColumnText="Add column", addRowText="Add row",
+               boardPrompt="Select board", slotHeight=125, slotScale=0.2, slotWidth=350, title="Choose Boards")
+    if len(plan.boards) > 1:
+        # preselect every sheet in its printed place, so a new game needs no board dialog
+        bp.add("setup", BoardPicker(plan.name, plan.selection()).encode())
+    for b in plan.boards:
+        attrs = dict(image=b.image, name=b.name, reversible=False)
+        if not b.image:
+            attrs.update(width=b.size[0], height=b.size[1], color="235,235,225")
+        board = bp.add(BOARD, **attrs)
+        _add_grid(board, b)
+    m.add(MAPPKG + "StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX=6, exSepY=18,
+          top="38,0", unexSepX=2, unexSepY=4, up="39,0")
+    for c in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+              "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer"):
+        m.add(MAPPKG + c)
+    m.add(MAPPKG + "Zoomer", zoomLevels="0.2,0.3,0.4,0.5,0.75,1.0,1.5", zoomStart=4)
+    m.add(MAPPKG + "Flare")
+    m.add(P + "properties.GlobalProperties")
+    m.add(MAPPKG + "SelectionHighlighters")
+    m.add(MAPPKG + "HighlightLastMoved", color="255,0,0", enabled=True, thickness=2)
+
+
+def hex_grid_attrs(vg: VassalBoardGrid) -> tuple[dict, dict]:
+    grid = dict(grid_attributes(vg.grid), color="0,0,0", visible="false", dotsVisible="false")
+    numbering = dict(vg.numbering.attributes(), color="0,0,0", fontSize="9", hDrawOff="0", vDrawOff="0",
+                     rotateText="0", visible="false")
+    return grid, numbering
+
+
+def _add_hex_grid(parent, vg: VassalBoardGrid) -> None:
+    grid_attrs, num_attrs = hex_grid_attrs(vg)
+    g = parent.add(GRIDPKG + "HexGrid", **grid_attrs)
+    g.add(GRIDPKG + "mapgrid.HexGridNumbering", **num_attrs)
+
+
+def _add_grid(board, b: BoardPlan) -> None:
+    if not b.zones:
+        if b.vgrid is not None:
+            _add_hex_grid(board, b.vgrid)
+        return
+    zg = board.add(GRIDPKG + "ZonedGrid")
+    for name, (x, y, w, h) in b.zones.items():
+        zg.add(GRIDPKG + "mapgrid.Zone", name=name, locationFormat="$name$", useParentGrid=False,
+               useHighlight=False, highlightProperty="",
+               path=f"{x},{y};{x + w},{y};{x + w},{y + h};{x},{y + h}")
+    if b.vgrid is not None:
+        _add_hex_grid(zg, b.vgrid)

@@ -1,0 +1,103 @@
+"""Build step 'module': dist/GAME/GAME.vmod, a VASSAL 3.6 module VASSAL opens as a playable game.
+
+Everything is assembled in memory, then written with builder.vassal.archive.write_zip_atomic
+(temporary file + os.replace), so a failing build never leaves a half-written module over a good one.
+Deterministic: fixed zip timestamps and order, fixed XML formatting, fixed save key and dates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.errors import BuildError
+from builder.progress import SILENT
+from builder.render.counter_build import counter_info
+from builder.vassal.archive import write_zip_atomic
+from builder.vassal.buildfile import BuildFile, P
+from builder.vassal.errors import VassalFormatError
+from builder.vassal.savefile import make_metadata
+
+from . import images as images_mod
+from . import maps, palettes, pieces, prototypes, setups, turns
+from .names import safe, side_name
+
+VASSAL_VERSION = "3.6.0"
+#: dice per game series (the data has no dice key yet): BCS uses 1d6 and 2d6
+DICE = {"Battalion Combat Series": ("1d6", "2d6")}
+DEFAULT_DICE = ("1d6",)
+
+
+def module_path(out_dir: Path, game_id: str) -> Path:
+    return Path(out_dir) / f"{game_id}.vmod"
+
+
+def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
+    game = report.model
+    if game is None:
+        raise BuildError("the game did not validate; no module")
+    imgs = images_mod.collect(report, out_dir, progress)
+    try:
+        entries = assemble(report, imgs, progress)
+    except VassalFormatError as exc:   # the codec refused something we built: a bug here, say so
+        raise BuildError(f"module encoding failed: {exc}") from None
+    target = module_path(out_dir, report.game)
+    write_zip_atomic(target, entries)
+    progress.note(f"{report.game}: {target.name} ({len(entries)} entries)")
+    return [target]
+
+
+def assemble(report, imgs, progress=SILENT) -> list[tuple]:
+    """The module's zip entries, in order: buildFile.xml, moduledata, images (stored: PNGs are
+    already compressed), then one .vsav per scenario."""
+    game, grid = report.model, report.grid
+    info = game.doc.get("game") or {}
+    title = info.get("title") or game.id
+    version = str(info.get("version") or "1.0")
+    description = info.get("series") or info.get("rulebook") or title
+    defs = pieces.build_defs(game, imgs.counters)
+    layout = maps.Layout(game, grid, imgs)
+    cals, cal_of = turns.calendars(game)
+
+    bf = BuildFile.new(title, version=version, vassal_version=VASSAL_VERSION, description=description,
+                       next_piece_slot_id=len(defs) + 1)
+    root = bf.root
+    roster = root.child("PlayerRoster")
+    roster.set("buttonText", "Retire").set("buttonToolTip", "Switch sides").set("buttonKeyStroke", "")
+    for s in game.doc.get("sides") or []:
+        roster.add("entry", side_name(game, s["id"]))
+    opts = root.child("GlobalOptions")
+    for k, v in (("autoReport", "Always"), ("chatterHTMLSupport", "Never"), ("hotKeysOnClosedWindows", "Never"),
+                 ("inventoryForAll", "Always"), ("nonOwnerUnmaskable", "Never"), ("playerIdFormat", "$PlayerName$"),
+                 ("promptString", "Opponents can unmask my pieces"), ("sendToLocationMoveTrails", "Never")):
+        opts.set(k, v)
+    protos = root.child("PrototypesContainer")
+    for name, desc, piece in prototypes.build(defs):
+        protos.add(P + "PrototypeDefinition", piece.add_piece_string(), name=name, description=desc)
+
+    maps.add_maps(root, layout)
+    palettes.add_palette(root, game, defs, counter_info(game)["image_px"])
+    for dice in DICE.get(info.get("series", "").split(" v")[0], DEFAULT_DICE):
+        n, sides = dice.split("d")
+        root.add(P + "DiceButton", addToTotal=0, canDisable=False, hotkey="", icon="", nDice=int(n),
+                 nSides=int(sides), name=dice, plus=0, prompt=False, reportTotal=int(n) > 1,
+                 reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;", text=dice, tooltip=f"Roll {dice}")
+    turns.add_trackers(root, cals)
+
+    saves = []
+    scenarios = [sc for sc in game.by_id["scenarios"].values()]
+    if scenarios:
+        menu = root.add(P + "PredefinedSetup", isMenu=True, name="Scenarios", useFile=False, file="",
+                        description="Scenario set-ups")
+        for sc in scenarios:
+            plan = setups.ScenarioPlan(game, layout, defs, sc)
+            file = f"{safe(sc['id'])}.vsav"
+            saves.append((file, setups.save_bytes(plan, cal_of.get(sc["id"]), title, version), True))
+            menu.add(P + "PredefinedSetup", isMenu=False, name=sc.get("name") or sc["id"], useFile=True,
+                     file=file, description=f"Scenario {sc['id']}")
+            progress.note(f"{report.game}: scenario {sc['id']}: {len(plan.placements)} pieces")
+
+    entries = [("buildFile.xml", bf.to_bytes(), True),
+               ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
+                                            description=description, date_saved=0), True)]
+    entries += [(f"images/{name}", data, False) for name, data in sorted(imgs.files.items())]
+    return entries + saves

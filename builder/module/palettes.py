@@ -1,0 +1,37 @@
+"""The piece palette: a tab per side (a list of its nationalities, or formations for games that have
+them), then a "Markers" tab grouped by marker kind; one PieceSlot per unit and per marker."""
+
+from __future__ import annotations
+
+from builder.vassal.buildfile import P
+
+from .names import side_name
+
+WIDGET = "VASSAL.build.widget."
+
+
+def add_palette(root, game, defs, image_px: int) -> None:
+    win = root.add(P + "PieceWindow", defaultWidth=0, hidden=False, hotkey="", icon="", name="Counters",
+                   scale=1.0, text="Counters", tooltip="Show/hide the counter palette")
+    tabs = win.add(WIDGET + "TabWidget", entryName="Counters")
+    side_order = [s["id"] for s in game.doc.get("sides") or []]
+    units = [d for d in defs if d.kind == "unit"]
+    for sid in side_order + sorted({d.side for d in units if d.side not in side_order}, key=str):
+        mine = [d for d in units if d.side == sid]
+        if mine:
+            _groups(tabs, side_name(game, sid), mine, image_px)
+    markers = [d for d in defs if d.kind == "marker"]
+    if markers:
+        _groups(tabs, "Markers", markers, image_px)
+
+
+def _groups(parent, title, defs, image_px) -> None:
+    lst = parent.add(WIDGET + "ListWidget", entryName=title)
+    groups: dict[str, list] = {}
+    for d in defs:
+        groups.setdefault(d.group, []).append(d)
+    for name, members in groups.items():
+        panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=False, nColumns=8, vert=False)
+        for d in members:
+            panel.add(WIDGET + "PieceSlot", d.piece.add_piece_string(), entryName=d.entry_name,
+                      gpid=d.gpid, height=image_px, width=image_px)

@@ -1,0 +1,162 @@
+"""Each palette piece's trait chain: one piece per unit (all its counters as face levels) and per marker.
+
+Outermost first::
+
+    emb2 "Face"        flip layer: level 1 = front (the BasicPiece image shows through), 2 = back,
+                       3, 4 = a multi-counter unit's next counter (front, back) — one piece per unit,
+                       so a unit keeps one id and one location however many counters it uses
+    prototype;<name>   shared behaviour (prototypes.py)
+    mark;UnitId ...    one Marker per property: what the auditor reads from a save alone
+    piece;;;<front image>;<name>
+
+Markers live in the piece itself, not in a prototype: our setup saves keep the palette's type strings
+(prototypes unexpanded), and VASSAL's own later saves expand prototypes, so both carry them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from builder.render.counter_pieces import pieces as counter_pieces, unit_face_values
+from builder.vassal.piece import Piece
+from builder.vassal.traits import BasicPiece, Embellishment, KeyStroke, Marker, UsePrototype
+
+from .names import FLIP_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
+from . import prototypes
+
+LAYER_NAME = "Face"
+
+
+@dataclass
+class PieceDef:
+    key: str                      # unit id or marker id (data ids)
+    kind: str                     # "unit" | "marker"
+    entry_name: str               # palette label
+    side: str | None
+    group: str                    # palette sub-list: nationality or formation name / marker kind
+    levels: list                  # [(counter index, face)], level k+1 = levels[k]
+    properties: dict              # Marker properties, in trait order
+    front_image: str
+    prototype: str
+    gpid: str = ""
+    piece: Piece | None = field(default=None, repr=False)
+
+    def level_of(self, face: str = "front", step_losses: int = 0) -> int:
+        """Layer level (1-based) for a starting face and step losses: losses walk down the levels."""
+        start = 2 if face == "back" and len(self.levels) > 1 else 1
+        return min(start + max(step_losses, 0), len(self.levels))
+
+
+def _unit_levels(game, unit, uid, images) -> list[tuple[int, str]]:
+    levels = []
+    for index in range(game.counter_count(unit)):
+        pid = uid if index == 0 else f"{uid}-{index + 1}"
+        for face in ("front", "back"):
+            if (pid, face) not in images:
+                continue
+            # an extra counter's face without values (a blank back) is not a step of the unit
+            if index and not unit_face_values(unit, index, face):
+                continue
+            levels.append((index, face))
+    return levels
+
+
+def _unit_properties(game, uid, unit, levels) -> dict:
+    utype = game.by_id["unit_types"].get(unit.get("type")) or {}
+    front = unit.get("front") or {}
+    props = {
+        "UnitId": uid,
+        "Side": game.side_of(unit) or "",
+        "Nationality": unit.get("nationality") or "",
+        "Type": unit.get("type") or "",
+        "MovementClass": unit.get("movement_class") or utype.get("movement_class")
+        or value_text(front.get("movement_class", "")),
+        "Size": unit.get("size") or "",
+        "Steps": value_text(unit.get("steps", "")),
+        "Formation": unit.get("formation") or "",
+    }
+    for index, face in levels:
+        for vid, v in (unit_face_values(unit, index, face) or {}).items():
+            props[f"{face_key(face, index)}_{vid}"] = value_text(v)
+    return props
+
+
+def _group(game, unit) -> str:
+    if game.by_id["formations"]:
+        f = unit.get("formation")
+        if f:
+            return name_of(game, "formations", f)
+        return "Independent: " + name_of(game, "nationalities", unit.get("nationality"), "Other")
+    return name_of(game, "nationalities", unit.get("nationality"), "Other")
+
+
+def build_defs(game, images) -> list[PieceDef]:
+    """Every palette piece, units in data order then markers; gpids are assigned here (1, 2, ...)."""
+    defs: list[PieceDef] = []
+    for uid, unit in game.units.items():
+        levels = _unit_levels(game, unit, uid, images)
+        side = game.side_of(unit)
+        name = unit.get("name") or uid
+        defs.append(PieceDef(uid, "unit", name, side, _group(game, unit), levels,
+                             _unit_properties(game, uid, unit, levels), images[(uid, "front")],
+                             prototypes.unit_prototype_name(game, unit)))
+    for cp in counter_pieces(game):
+        if cp.kind != "marker":
+            continue
+        marker = game.by_id["markers"][cp.source_id]
+        levels = [(0, f) for f in cp.faces]
+        props = {"MarkerId": cp.source_id, "Kind": marker.get("kind") or "", "Side": cp.side or ""}
+        for face in cp.faces:
+            text = (marker.get(face) or {}).get("text")
+            if text is not None:
+                props[f"{face_key(face, 0)}_text"] = value_text(text)
+        defs.append(PieceDef(cp.source_id, "marker", marker.get("name") or cp.source_id, cp.side,
+                             marker.get("kind") or "marker", levels, props, images[(cp.piece_id, "front")],
+                             prototypes.MARKER_PROTOTYPE))
+    for i, d in enumerate(defs, start=1):
+        d.gpid = str(i)
+        d.piece = _piece(game, d, images)
+    return defs
+
+
+def _piece(game, d: PieceDef, images) -> Piece:
+    layers = []
+    if len(d.levels) > 1:
+        layers.append(_face_layer(game, d, images))
+    layers.append(UsePrototype(prototype_name=d.prototype))
+    for key, value in d.properties.items():
+        m = Marker(keys=[key])
+        m.set_values([value])
+        layers.append(m)
+    basic = BasicPiece(image=d.front_image, name=d.entry_name)
+    basic.set_state(None, 0, 0, d.gpid, {})
+    layers.append(basic)
+    return Piece(layers)
+
+
+def _face_layer(game, d: PieceDef, images) -> Embellishment:
+    pid = lambda index: d.key if index == 0 else f"{d.key}-{index + 1}"  # noqa: E731
+    imgs, names = [], []
+    for k, (index, face) in enumerate(d.levels):
+        # level 1 is the BasicPiece's own front image; later levels cover it with an opaque face
+        imgs.append("" if k == 0 else images[(pid(index), face)])
+        label = face_label(game, face) if d.kind == "unit" else face
+        names.append("" if k == 0 else f"+ ({label}{'' if index == 0 else f', counter {index + 1}'})")
+    two = len(d.levels) == 2
+    layer = Embellishment(
+        up_command="Flip" if two else "Lose step", increase_keystroke=KeyStroke(*FLIP_KEY),
+        down_command="" if two else "Regain step",
+        decrease_keystroke=None if two else KeyStroke(*RESTORE_KEY),
+        images=imgs, level_names=names, loop_levels=two, name=LAYER_NAME, always_active=True,
+        description="Face: front, back, next counter")
+    layer.state = "1"
+    return layer
+
+
+def placed_piece(d: PieceDef, map_id: str, x: int, y: int, level: int = 1) -> Piece:
+    """The palette piece at a map point, on a layer level: same type string, new state."""
+    p = Piece.decode(d.piece.type_string(), d.piece.state_string())
+    if len(d.levels) > 1:
+        p.find(Embellishment).state = str(level)
+    p.basic.set_state(map_id, x, y, d.gpid, {})
+    return p
