@@ -447,3 +447,13 @@ def test_in_place_edits_of_tab_commands_are_written():
     assert root.encode() == "begin_save\x1bPLAYER\tpw\tAlice\tRed\x1bMain MapBoardPicker\tB/rev\t0\t0\x1bend_save"
     assert BoardPicker("Main Map", [("A", 0, 0), ("B/rev", 1, 0)]).encode() == \
         "Main MapBoardPicker\tA\t0\t0\tB/rev\t1\t0"
+
+
+def test_text_and_tree_edits_stay_coherent():
+    save = read_save(sample_save_bytes(log=False))
+    assert len(list(save.leaves())) > 3
+    save.text = "begin_save\x1bCHAThi\x1bend_save"          # replacing the text re-parses
+    assert [c.TYPE for _, c in save.leaves()] == ["BeginSave", "Chat", "EndSave"]
+    chat = save.commands.items[1]
+    chat.text = "bye"                                         # editing the tree is written
+    assert read_save(save.to_bytes()).text == "begin_save\x1bCHATbye\x1bend_save"

@@ -181,6 +181,7 @@ class SaveFile:
     _tree: Node | None = field(default=None, repr=False)
     _meta0: tuple = field(default=(), repr=False)
     _entries0: dict | None = field(default=None, repr=False)
+    _tree_src: str | None = field(default=None, repr=False)   # the text the tree was parsed from
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -221,20 +222,23 @@ class SaveFile:
     # ---------------------------------------------------------------- commands
     @property
     def commands(self) -> Node:
-        """The command tree (parsed on first access)."""
-        if self._tree is None:
+        """The command tree (parsed on first access; re-parsed if :attr:`text` was replaced).
+        Edit either the tree or ``text``; the tree wins while ``text`` is unchanged."""
+        if self._tree is None or self.text is not self._tree_src:
             self._tree = parse_commands(self.text)
+            self._tree_src = self.text
         return self._tree
 
     @commands.setter
     def commands(self, node: Node) -> None:
         self._tree = node
+        self._tree_src = self.text
 
     def leaves(self) -> Iterator[tuple[int, Command]]:
         return iter_leaves(self.commands)
 
     def current_text(self) -> str:
-        if self._tree is not None:
+        if self._tree is not None and self.text is self._tree_src:
             return self._tree.encode()
         return self.text
 
