@@ -119,22 +119,23 @@ class Layout:
         bx, by = board.vgrid.board_point(self.grid.centre(h))
         return self.main.name, board.offset[0] + bx, board.offset[1] + by
 
-    def box_point(self, box_id: str) -> tuple[str, int, int] | None:
+    def box_point(self, box_id: str) -> tuple[str, int, int, str] | None:
         where = self.box_where.get(box_id)
         if where is None:
             return None
         plan, board = where
         return zone_point(plan, board, self.box_zone[box_id])
 
-    def staging_point(self, kind: str, side: str | None) -> tuple[str, int, int]:
+    def staging_point(self, kind: str, side: str | None) -> tuple[str, int, int, str]:
         plan = self.maps[-1]
         zone = self.staging_zone(kind, side if side in self.sides else (self.sides or [None])[0])
         return zone_point(plan, plan.boards[0], zone)
 
 
-def zone_point(plan: MapPlan, board: BoardPlan, zone: str) -> tuple[str, int, int]:
+def zone_point(plan: MapPlan, board: BoardPlan, zone: str) -> tuple[str, int, int, str]:
+    """The zone's centre in map pixels, and the zone's name (what VASSAL reports there)."""
     x, y, w, h = board.zones[zone]
-    return plan.name, board.offset[0] + x + w // 2, board.offset[1] + y + h // 2
+    return plan.name, board.offset[0] + x + w // 2, board.offset[1] + y + h // 2, zone
 
 
 def _arrange(boards: list, origins: list) -> None:

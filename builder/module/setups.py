@@ -34,6 +34,7 @@ class Placement:
     x: int
     y: int
     level: int = 1
+    location: str = ""        # the location name VASSAL reports there: hex ID or zone name
     entry: dict = field(default_factory=dict)
 
 
@@ -45,7 +46,7 @@ class ScenarioPlan:
         self.loss_markers = sorted(k for k, d in self.markers.items()
                                    if (game.by_id["markers"][k].get("kind") == "step-loss"))
         self.placements: list[Placement] = []
-        self.where: dict[str, tuple[str, int, int]] = {}     # unit id -> point
+        self.where: dict[str, tuple] = {}     # unit id -> (map, x, y, location name)
         self.notes: list[str] = []
         setup = [e for e in scenario.get("setup") or [] if isinstance(e, dict)]
         # at_unit entries last, so the unit they join is already placed
@@ -70,7 +71,7 @@ class ScenarioPlan:
             self.where[uid] = point
             losses = int(e.get("step_losses") or 0)
             level = d.level_of(e.get("face", "front"), 0 if self.loss_markers else losses)
-            self.placements.append(Placement(d, *point, level=level, entry=e))
+            self.placements.append(Placement(d, *point[:3], level=level, location=point[3], entry=e))
             for mid, face in self._with_markers(e, losses):
                 self._marker(mid, point, face)
         if isinstance(e.get("marker"), str):
@@ -83,11 +84,11 @@ class ScenarioPlan:
             for _ in range(max(1, int(e.get("quantity") or 1))):
                 self._marker(e["marker"], point, "front")
 
-    def _point(self, e, side, reinforcement) -> tuple[str, int, int]:
+    def _point(self, e, side, reinforcement) -> tuple[str, int, int, str]:
         if reinforcement:
             return self.layout.staging_point(REINFORCEMENTS, side)
         if isinstance(e.get("hex"), str):
-            return self.layout.hex_point(e["hex"])
+            return (*self.layout.hex_point(e["hex"]), e["hex"])
         if isinstance(e.get("box"), str):
             p = self.layout.box_point(e["box"])
             if p is not None:
@@ -114,7 +115,7 @@ class ScenarioPlan:
         if d is None:
             self.notes.append(f"unknown marker {mid!r}")
             return
-        self.placements.append(Placement(d, *point, level=d.level_of(face)))
+        self.placements.append(Placement(d, *point[:3], level=d.level_of(face), location=point[3]))
 
     # ------------------------------------------------------------------ save
     def commands(self, calendar=None) -> Compound:
