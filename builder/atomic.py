@@ -1,5 +1,6 @@
 """Atomic file output: write to a temporary file beside the target, then rename over it, so a failed
-or interrupted build never leaves a half-written file over a good one."""
+or interrupted build never leaves a half-written file over a good one. The one implementation every
+writer uses (images, PDFs, buildFiles, saves, modules)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ def atomic_path(target: Path):
     os.close(fd)
     try:
         yield Path(tmp)
-        # mkstemp makes the file private (0600); give it the mode a plain open() would have.
-        os.chmod(tmp, 0o666 & ~_umask())
+        # mkstemp makes the file private (0600); give it the mode the target has or a new file would get.
+        os.chmod(tmp, _target_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -29,10 +30,17 @@ def atomic_path(target: Path):
 
 def write_bytes(target: Path, data: bytes) -> None:
     with atomic_path(target) as tmp:
-        tmp.write_bytes(data)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())  # the rename must not land before the bytes do
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _target_mode(target: Path) -> int:
+    """The mode of the file being replaced, else 0666 minus the process umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask

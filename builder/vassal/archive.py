@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.atomic import write_bytes
 from builder.vassal.errors import ArchiveError
 
 __all__ = [
@@ -211,30 +211,5 @@ def write_zip_atomic(path: str | os.PathLike, entries: Entries, *, sort: bool = 
     return dest
 
 
-def write_bytes_atomic(dest: Path, data: bytes) -> None:
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _target_mode(dest))   # mkstemp makes 0600; give the usual permissions
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _target_mode(dest: Path) -> int:
-    """The mode of the file being replaced, else 0666 minus the process umask."""
-    try:
-        return dest.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+# One atomic writer for the whole project (fsync, then rename; keeps the replaced file's mode).
+write_bytes_atomic = write_bytes
