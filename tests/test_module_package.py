@@ -28,7 +28,7 @@ from builder.vassal.placement import initial_placements
 from builder.vassal.savefile import read_save
 from builder.vassal.traits import Embellishment, UsePrototype
 
-from test_module_support import GAMES, built, buildfile, entries, report, vmod
+from test_module_support import GAMES, built, buildfile, defs, entries, layout, report, vmod
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,7 +81,7 @@ def test_box_zones_named_after_boxes(game):
         assert {z.get("name") for z in buildfile(game).map("Boxes").zones()} == boxes
 
 
-def test_sheets_preselected_in_printed_layout():
+def test_sheets_preselected_in_printedlayout():
     bf = buildfile("panzers-last-stand")
     setup = bf.map("Main Map").board_picker.child("setup")
     cmd = BoardPicker.parse(setup.text)
@@ -244,33 +244,16 @@ def test_every_setup_save_places_each_unit_once_at_its_hex(game):
 
 def test_step_losses_select_the_layer_level_or_loss_markers():
     g = _game("panzers-last-stand")
-    plan = setups.ScenarioPlan(g, _layout("panzers-last-stand"), _defs("panzers-last-stand"),
+    plan = setups.ScenarioPlan(g, layout("panzers-last-stand"), defs("panzers-last-stand"),
                                g.by_id["scenarios"]["scenario-5-2"])
     e = next(e for e in g.by_id["scenarios"]["scenario-5-2"]["setup"] if (e.get("step_losses") or 0) >= 2)
     at = next(p for p in plan.placements if p.d.key == e["unit"])
     here = [p.d.key for p in plan.placements if (p.map, p.x, p.y) == (at.map, at.x, at.y)]
     assert f"step-loss-{e['step_losses']}" in here   # BCS: losses are markers with the unit
     eotid = _game("iron-dream")
-    d = next(d for d in _defs("iron-dream") if len(d.levels) == 3)
+    d = next(d for d in defs("iron-dream") if len(d.levels) == 3)
     assert (d.level_of("front", 0), d.level_of("front", 1), d.level_of("back", 1), d.level_of("front", 9)) == (1, 2, 3, 3)
     assert eotid
-
-
-def _defs(game):
-    from builder.module import images, pieces
-    imgs = images.collect(report(game), built(game), _silent())
-    return pieces.build_defs(report(game).model, imgs.counters)
-
-
-def _layout(game):
-    from builder.module import images, maps
-    imgs = images.collect(report(game), built(game), _silent())
-    return maps.Layout(report(game).model, report(game).grid, imgs)
-
-
-def _silent():
-    from builder.progress import SILENT
-    return SILENT
 
 
 # ------------------------------------------------------------------------------ determinism, atomicity

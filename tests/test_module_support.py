@@ -52,3 +52,27 @@ def buildfile(game: str):
 def entries(game: str) -> dict:
     z = SafeZip(vmod(game), what="module")
     return {n: z.read(n) for n in z.names()}
+
+
+@lru_cache(maxsize=None)
+def _images(game: str):
+    from builder.module import images
+    from builder.progress import SILENT
+    return images.collect(report(game), built(game), SILENT)
+
+
+def defs(game: str):
+    from builder.module import pieces
+    return pieces.build_defs(report(game).model, _images(game).counters)
+
+
+def layout(game: str):
+    from builder.module import maps
+    return maps.Layout(report(game).model, report(game).grid, _images(game))
+
+
+def plans(game: str) -> dict:
+    """scenario id -> ScenarioPlan (what each setup save places, with the expected location names)."""
+    from builder.module import setups
+    g, lay, ds = report(game).model, layout(game), defs(game)
+    return {sid: setups.ScenarioPlan(g, lay, ds, sc) for sid, sc in g.by_id["scenarios"].items()}
