@@ -39,7 +39,7 @@ def oracle(game: str) -> dict:
     if not ORACLE.is_file():
         pytest.skip(f"{ORACLE} not present")
     try:
-        r = subprocess.run(["bash", str(ORACLE), str(vmod(game)), "--setups", "--json"],
+        r = subprocess.run(["bash", str(ORACLE), str(vmod(game)), "--setups", "--draw", "--json"],
                            capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         pytest.fail("vassal-oracle timed out")
@@ -63,6 +63,13 @@ def test_engine_loads_module_cleanly(game):
     assert set(o["notices"]) <= NOTICES
     assert o["images"]["missing"] == []
     assert o["module"]["name"] == report(game).model.doc["game"]["title"]
+    assert all(b.get("drawn") for m in o["maps"] for b in m["boards"])
+    slots = o["piece_slots"]
+    g = report(game).model
+    assert len(slots) == len(g.units) + len(g.by_id["markers"])
+    assert [s for s in slots if s.get("error")] == []
+    # every prototype a piece names exists (the engine silently expands a missing one to nothing)
+    assert all("report;" in s["traits_expanded"] for s in slots)
 
 
 @pytest.mark.parametrize("game", GAMES)

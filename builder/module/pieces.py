@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from builder.render.counter_pieces import pieces as counter_pieces, unit_face_values
-from builder.vassal.piece import Piece
+from builder.vassal.piece import Piece, join_layers
 from builder.vassal.traits import BasicPiece, Embellishment, KeyStroke, Marker, UsePrototype
 
 from .names import FLIP_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
@@ -40,6 +40,8 @@ class PieceDef:
     prototype: str
     gpid: str = ""
     piece: Piece | None = field(default=None, repr=False)
+    _type: str | None = field(default=None, repr=False)
+    _states: list = field(default_factory=list, repr=False)
 
     def level_of(self, face: str = "front", step_losses: int = 0) -> int:
         """Layer level (1-based) for a starting face and step losses: losses walk down the levels."""
@@ -153,10 +155,16 @@ def _face_layer(game, d: PieceDef, images) -> Embellishment:
     return layer
 
 
-def placed_piece(d: PieceDef, map_id: str, x: int, y: int, level: int = 1) -> Piece:
-    """The palette piece at a map point, on a layer level: same type string, new state."""
-    p = Piece.decode(d.piece.type_string(), d.piece.state_string())
+def placed_strings(d: PieceDef, map_id: str, x: int, y: int, level: int = 1) -> tuple[str, str]:
+    """(type, state) of the palette piece at a map point on a layer level: the slot's exact type
+    string; in the state only the layer level and the BasicPiece's map/position change."""
+    if d._type is None:
+        d._type = d.piece.type_string()
+        d._states = [t.state_string() for t in d.piece.layers]
+    states = list(d._states)
     if len(d.levels) > 1:
-        p.find(Embellishment).state = str(level)
-    p.basic.set_state(map_id, x, y, d.gpid, {})
-    return p
+        states[0] = str(level)                     # the face layer is outermost
+    basic = BasicPiece()
+    basic.set_state(map_id, x, y, d.gpid, {})
+    states[-1] = basic.state_string()
+    return d._type, join_layers(states)

@@ -21,7 +21,7 @@ from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, make_metadata
 
 from .maps import REINFORCEMENTS, TO_PLACE
-from .pieces import placed_piece
+from .pieces import placed_strings
 
 SAVE_KEY = 0x5A          # fixed obfuscation key: equal data give equal bytes
 CHOICE_KEYS = ("area", "hexes", "near", "boxes", "entry", "entries", "at_hq")
@@ -122,7 +122,8 @@ class ScenarioPlan:
         adds, stacks = [], {}
         for n, p in enumerate(self.placements, start=1):
             pid = str(n)
-            adds.append(AddPiece(pid, placed_piece(p.d, p.map, p.x, p.y, p.level)))
+            t, st = placed_strings(p.d, p.map, p.x, p.y, p.level)
+            adds.append(AddPiece(pid, type_string=t, state_string=st))
             stacks.setdefault((p.map, p.x, p.y), []).append(pid)
         n = len(self.placements)
         for (m, x, y), members in stacks.items():
