@@ -77,6 +77,9 @@ def test_box_zones_named_after_boxes(game):
     assert boxes <= zones
     for s in r.model.doc["sides"]:
         assert {f"To place: {s['name']}", f"Reinforcements: {s['name']}"} <= zones
+    turns = {e["turn"] for sc in r.model.by_id["scenarios"].values() for e in sc.get("reinforcements") or []
+             if "turn" in e}
+    assert {f"Reinforcements: {r.model.doc['sides'][0]['name']}, Turn {t}" for t in turns} <= zones
     if game == "panzers-last-stand":   # boxes drawn on their own image form their own map
         assert {z.get("name") for z in buildfile(game).map("Boxes").zones()} == boxes
 

@@ -10,8 +10,9 @@
   name). When the map step draws the boxes beside the board (map.png), the board gets a ZonedGrid
   (box zones + the hex grid as background); when it draws them on their own image (map-boxes.png),
   they form a separate map "Boxes".
-* Staging: an imageless map with one "To place: <side>" and one "Reinforcements: <side>" zone per
-  side, for set-up entries that are a player's choice and for units arriving later.
+* Staging: an imageless map, a column per side: "To place: <side>" (set-up entries that are a player's
+  choice), "Reinforcements: <side>" (arrivals without a turn: events, conditions) and
+  "Reinforcements: <side>, Turn N" for every turn on which some scenario brings units.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ MAIN_MAP, BOXES_MAP, STAGING_MAP = "Main Map", "Boxes", "Staging"
 MAPPKG = P + "map."
 BOARD = MAPPKG + "boardPicker.Board"
 GRIDPKG = MAPPKG + "boardPicker.board."
-STAGING_ZONE = (560, 360)     # staging zone width, height (board pixels)
+STAGING_ZONE = (480, 240)     # staging zone width, height (board pixels)
 TO_PLACE, REINFORCEMENTS = "To place", "Reinforcements"
 
 
@@ -67,6 +68,9 @@ class Layout:
                          for bid, b in boxes.items()}
         self.box_where: dict[str, tuple[MapPlan, BoardPlan]] = {}
         self.sides = [s["id"] for s in game.doc.get("sides") or []]
+        self.turns = sorted({e["turn"] for sc in game.by_id["scenarios"].values()
+                             for e in sc.get("reinforcements") or []
+                             if isinstance(e, dict) and isinstance(e.get("turn"), int)})
         main, boxes_map = MapPlan(MAIN_MAP, []), None
         for mi in images.maps:
             zones = {self.box_zone[k]: r for k, r in mi.boxes.items() if k in self.box_zone}
@@ -94,15 +98,16 @@ class Layout:
     def _staging(self) -> MapPlan:
         w, h = STAGING_ZONE
         zones = {}
+        rows = [(TO_PLACE, None), (REINFORCEMENTS, None)] + [(REINFORCEMENTS, t) for t in self.turns]
         for i, sid in enumerate(self.sides):
-            for j, kind in enumerate((TO_PLACE, REINFORCEMENTS)):
-                zones[self.staging_zone(kind, sid)] = (i * w, j * h, w, h)
-        board = BoardPlan(STAGING_MAP, "", (max(1, len(self.sides)) * w, 2 * h), zones=zones)
+            for j, (kind, turn) in enumerate(rows):
+                zones[self.staging_zone(kind, sid, turn)] = (i * w, j * h, w, h)
+        board = BoardPlan(STAGING_MAP, "", (max(1, len(self.sides)) * w, len(rows) * h), zones=zones)
         return MapPlan(STAGING_MAP, [board])
 
     # ------------------------------------------------------------------ points
-    def staging_zone(self, kind: str, side: str | None) -> str:
-        return f"{kind}: {side_name(self.game, side)}"
+    def staging_zone(self, kind: str, side: str | None, turn: int | None = None) -> str:
+        return f"{kind}: {side_name(self.game, side)}" + (f", Turn {turn}" if turn is not None else "")
 
     def hex_point(self, hex_id: str) -> tuple[str, int, int]:
         h = self.grid.parse(hex_id)
@@ -126,9 +131,10 @@ class Layout:
         plan, board = where
         return zone_point(plan, board, self.box_zone[box_id])
 
-    def staging_point(self, kind: str, side: str | None) -> tuple[str, int, int, str]:
+    def staging_point(self, kind: str, side: str | None, turn: int | None = None) -> tuple[str, int, int, str]:
         plan = self.maps[-1]
-        zone = self.staging_zone(kind, side if side in self.sides else (self.sides or [None])[0])
+        side = side if side in self.sides else (self.sides or [None])[0]
+        zone = self.staging_zone(kind, side, turn if turn in self.turns else None)
         return zone_point(plan, plan.boards[0], zone)
 
 

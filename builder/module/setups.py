@@ -3,7 +3,8 @@
 * ``hex`` → the hex centre on its sheet's board; ``box`` → the box zone's centre;
 * a player's choice (``area``, ``hexes``, ``near``, ``boxes``) → "To place: <side>" on the Staging map;
 * ``at_unit`` → wherever that unit was put (else "To place");
-* reinforcements → "Reinforcements: <side>" (the entry's ``side`` wins: a unit may change sides);
+* reinforcements → "Reinforcements: <side>, Turn N" (or "Reinforcements: <side>" when the entry has
+  no turn: an event or a condition); the entry's ``side`` wins, as a unit may change sides;
 * ``face: back`` and step losses select the face layer's level; in games with step-loss markers
   (BCS) losses are those markers instead, stacked with the unit, as are the entry's ``with`` markers.
 
@@ -80,13 +81,14 @@ class ScenarioPlan:
             point = self.layout.box_point(box) if box and not reinforcement else None
             if point is None:
                 point = self.layout.staging_point(REINFORCEMENTS if reinforcement else TO_PLACE,
-                                                  side or self._box_side(box))
+                                                  side or self._box_side(box),
+                                                  e.get("turn") if reinforcement else None)
             for _ in range(max(1, int(e.get("quantity") or 1))):
                 self._marker(e["marker"], point, "front")
 
     def _point(self, e, side, reinforcement) -> tuple[str, int, int, str]:
         if reinforcement:
-            return self.layout.staging_point(REINFORCEMENTS, side)
+            return self.layout.staging_point(REINFORCEMENTS, side, e.get("turn"))
         if isinstance(e.get("hex"), str):
             return (*self.layout.hex_point(e["hex"]), e["hex"])
         if isinstance(e.get("box"), str):
