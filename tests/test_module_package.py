@@ -159,6 +159,24 @@ def test_marker_traits_decode_to_unit_data(game):
     assert seen == len(g.units)
 
 
+def test_reinforcements_by_turn_and_status_in_saves():
+    g = _game("panzers-last-stand")
+    sc = g.by_id["scenarios"]["scenario-5-2"]
+    plan = setups.ScenarioPlan(g, layout("panzers-last-stand"), defs("panzers-last-stand"), sc)
+    e = next(e for e in sc["reinforcements"] if isinstance(e.get("unit"), str) and "turn" in e and not e.get("side"))
+    p = next(p for p in plan.placements if p.d.key == e["unit"])
+    assert (p.map, p.location) == ("Staging", f"Reinforcements: {g.by_id['sides'][g.side_of(g.units[e['unit']])]['name']}, Turn {e['turn']}")
+    save = read_save(entries("panzers-last-stand")["scenario-5-2.vsav"])
+    status = {}
+    for _, c in save.leaves():
+        if isinstance(c, AddPiece) and not c.is_stack:
+            props = c.piece.properties()
+            if "UnitId" in props:
+                status[props["UnitId"]] = props["Status"]
+    e = next(e for e in sc["setup"] if e.get("status") == ["Support"])
+    assert status[e["unit"]] == "Support"
+
+
 def test_multi_counter_unit_is_one_piece_with_more_levels():
     g = _game("iron-dream")
     uid = next(u for u, unit in g.units.items() if unit.get("extra_counters"))

@@ -5,6 +5,8 @@ Outermost first::
     emb2 "Face"        flip layer: level 1 = front (the BasicPiece image shows through), 2 = back,
                        3, 4 = a multi-counter unit's next counter (front, back) — one piece per unit,
                        so a unit keeps one id and one location however many counters it uses
+    PROP;Status        units, in games whose set-ups give a status (BCS: Support, Ghost ...): the
+                       scenario's status, e.g. "Support", changeable from the piece menu
     prototype;<name>   shared behaviour (prototypes.py)
     mark;UnitId ...    one Marker per property: what the auditor reads from a save alone
     piece;;;<front image>;<name>
@@ -19,12 +21,14 @@ from dataclasses import dataclass, field
 
 from builder.render.counter_pieces import pieces as counter_pieces, unit_face_values
 from builder.vassal.piece import Piece, join_layers
-from builder.vassal.traits import BasicPiece, Embellishment, KeyStroke, Marker, UsePrototype
+from builder.vassal.traits import BasicPiece, DynamicProperty, Embellishment, KeyStroke, Marker, UsePrototype
 
 from .names import FLIP_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
 from . import prototypes
 
 LAYER_NAME = "Face"
+STATUS = "Status"
+STATUS_KEY = "Set status:83,130:R,New status (e.g. Support)"   # Ctrl+S prompts; no comma in the prompt
 
 
 @dataclass
@@ -40,6 +44,7 @@ class PieceDef:
     prototype: str
     gpid: str = ""
     piece: Piece | None = field(default=None, repr=False)
+    status: bool = False          # carries a Status dynamic property
     _type: str | None = field(default=None, repr=False)
     _states: list = field(default_factory=list, repr=False)
 
@@ -95,13 +100,14 @@ def _group(game, unit) -> str:
 def build_defs(game, images) -> list[PieceDef]:
     """Every palette piece, units in data order then markers; gpids are assigned here (1, 2, ...)."""
     defs: list[PieceDef] = []
+    status = uses_status(game)
     for uid, unit in game.units.items():
         levels = _unit_levels(game, unit, uid, images)
         side = game.side_of(unit)
         name = unit.get("name") or uid
         defs.append(PieceDef(uid, "unit", name, side, _group(game, unit), levels,
                              _unit_properties(game, uid, unit, levels), images[(uid, "front")],
-                             prototypes.unit_prototype_name(game, unit)))
+                             prototypes.unit_prototype_name(game, unit), status=status))
     for cp in counter_pieces(game):
         if cp.kind != "marker":
             continue
@@ -121,10 +127,18 @@ def build_defs(game, images) -> list[PieceDef]:
     return defs
 
 
+def uses_status(game) -> bool:
+    return any(e.get("status") for sc in game.by_id["scenarios"].values()
+               for e in (sc.get("setup") or []) + (sc.get("reinforcements") or []) if isinstance(e, dict))
+
+
 def _piece(game, d: PieceDef, images) -> Piece:
     layers = []
     if len(d.levels) > 1:
         layers.append(_face_layer(game, d, images))
+    if d.status:
+        layers.append(DynamicProperty(property_name=STATUS, constraints=["false", "0", "100", "false"],
+                                      key_commands=[STATUS_KEY], description="Unit status (set-up)", state=""))
     layers.append(UsePrototype(prototype_name=d.prototype))
     for key, value in d.properties.items():
         m = Marker(keys=[key])
@@ -155,15 +169,18 @@ def _face_layer(game, d: PieceDef, images) -> Embellishment:
     return layer
 
 
-def placed_strings(d: PieceDef, map_id: str, x: int, y: int, level: int = 1) -> tuple[str, str]:
+def placed_strings(d: PieceDef, map_id: str, x: int, y: int, level: int = 1,
+                   status: str = "") -> tuple[str, str]:
     """(type, state) of the palette piece at a map point on a layer level: the slot's exact type
-    string; in the state only the layer level and the BasicPiece's map/position change."""
+    string; in the state only the layer level, the status and the BasicPiece's map/position change."""
     if d._type is None:
         d._type = d.piece.type_string()
         d._states = [t.state_string() for t in d.piece.layers]
     states = list(d._states)
     if len(d.levels) > 1:
         states[0] = str(level)                     # the face layer is outermost
+    if d.status:
+        states[1 if len(d.levels) > 1 else 0] = status
     basic = BasicPiece()
     basic.set_state(map_id, x, y, d.gpid, {})
     states[-1] = basic.state_string()

@@ -5,6 +5,7 @@
 * ``at_unit`` → wherever that unit was put (else "To place");
 * reinforcements → "Reinforcements: <side>, Turn N" (or "Reinforcements: <side>" when the entry has
   no turn: an event or a condition); the entry's ``side`` wins, as a unit may change sides;
+* ``status`` (BCS: Support, Ghost ...) → the piece's Status property;
 * ``face: back`` and step losses select the face layer's level; in games with step-loss markers
   (BCS) losses are those markers instead, stacked with the unit, as are the entry's ``with`` markers.
 
@@ -124,7 +125,8 @@ class ScenarioPlan:
         adds, stacks = [], {}
         for n, p in enumerate(self.placements, start=1):
             pid = str(n)
-            t, st = placed_strings(p.d, p.map, p.x, p.y, p.level)
+            status = ",".join(str(x) for x in p.entry.get("status") or []) if p.d.kind == "unit" else ""
+            t, st = placed_strings(p.d, p.map, p.x, p.y, p.level, status)
             adds.append(AddPiece(pid, type_string=t, state_string=st))
             stacks.setdefault((p.map, p.x, p.y), []).append(pid)
         n = len(self.placements)
