@@ -283,6 +283,12 @@ def test_two_builds_are_byte_identical():
     first = vmod(game).read_bytes()
     package.build(report(game), built(game))
     assert vmod(game).read_bytes() == first
+    # and from another process with another hash seed (no set or dict-order accidents)
+    r = subprocess.run([sys.executable, "-m", "builder", "build", game, "--only", "module",
+                        "--out", str(built(game).parent), "-q"], capture_output=True, text=True, cwd=REPO,
+                       env={**os.environ, "PYTHONHASHSEED": "12345"})
+    assert r.returncode == 0, r.stderr
+    assert vmod(game).read_bytes() == first
 
 
 def test_failed_build_leaves_old_module_untouched(monkeypatch):
