@@ -333,3 +333,40 @@ def test_only_module_from_clean_dist(tmp_path):
 def entries_of(path):
     from builder.vassal.archive import SafeZip
     return SafeZip(path, what="module").names()
+
+
+def test_tiny_game_marker_faces_and_multi_counter_unit(tiny_game, tmp_path):
+    """A two-faced marker gets a flip layer; an extra counter is a further face level, and set-up step
+    losses walk down the levels."""
+    from builder.gamedata.validate import validate_game
+    game = tiny_game / "game.yaml"
+    text = game.read_text()
+    text = text.replace("    back: {attack: 3, defense: 2, movement: 6}\n",
+                        "    back: {attack: 3, defense: 2, movement: 6}\n"
+                        "    extra_counters: [{front: {attack: 2, defense: 1, movement: 6}}]\n", 1)
+    text = text.replace("      - {unit: blue-3, hex: B4}", "      - {unit: blue-3, hex: B4, step_losses: 2}")
+    text += ("\nmarkers:\n  - {id: red-flag, name: Red flag, quantity: 2, front: {text: R1}, back: {text: R1b}}\n")
+    game.write_text(text)
+    r = validate_game(str(game))
+    assert r.ok, [d.format() for d in r.errors]
+    (path,) = package.build(r, tmp_path / "out")
+    from builder.vassal.buildfile import read_module
+    bf = read_module(path)
+    slots = {(s.piece.properties().get("UnitId") or "m:" + s.piece.properties()["MarkerId"]): s.piece
+             for s in bf.piece_slots()}
+    assert slots["m:red-flag"].basic.get("image") == "red-flag-front.png"
+    assert slots["m:red-flag"].find(Embellishment).get("images") == ["", "red-flag-back.png"]
+    blue3 = slots["blue-3"].find(Embellishment)
+    assert blue3.get("images")[1:] == ["blue-3-back.png", "blue-3-2-front.png"]
+    assert slots["blue-3"].properties()["Front2_attack"] == "2"
+    save = read_save(next(e for e in entries_of_bytes(path) if e[0].endswith(".vsav"))[1])
+    levels = {c.piece.properties().get("UnitId"): c.piece.find(Embellishment).level
+              for _, c in save.leaves() if isinstance(c, AddPiece) and not c.is_stack
+              and c.piece.find(Embellishment) is not None}
+    assert levels["blue-3"] == 3 and levels["blue-1"] == 1
+
+
+def entries_of_bytes(path):
+    from builder.vassal.archive import SafeZip
+    z = SafeZip(path, what="module")
+    return [(n, z.read(n)) for n in z.names()]

@@ -39,6 +39,7 @@ class PieceDef:
     side: str | None
     group: str                    # palette sub-list: nationality or formation name / marker kind
     levels: list                  # [(counter index, face)], level k+1 = levels[k]
+    counter_ids: list             # image stem of each counter (counter_pieces: <unit>, <unit>-2, marker-<id>)
     properties: dict              # Marker properties, in trait order
     front_image: str
     prototype: str
@@ -105,7 +106,8 @@ def build_defs(game, images) -> list[PieceDef]:
         levels = _unit_levels(game, unit, uid, images)
         side = game.side_of(unit)
         name = unit.get("name") or uid
-        defs.append(PieceDef(uid, "unit", name, side, _group(game, unit), levels,
+        ids = [uid if i == 0 else f"{uid}-{i + 1}" for i in range(game.counter_count(unit))]
+        defs.append(PieceDef(uid, "unit", name, side, _group(game, unit), levels, ids,
                              _unit_properties(game, uid, unit, levels), images[(uid, "front")],
                              prototypes.unit_prototype_name(game, unit), status=status))
     for cp in counter_pieces(game):
@@ -119,7 +121,8 @@ def build_defs(game, images) -> list[PieceDef]:
             if text is not None:
                 props[f"{face_key(face, 0)}_text"] = value_text(text)
         defs.append(PieceDef(cp.source_id, "marker", marker.get("name") or cp.source_id, cp.side,
-                             marker.get("kind") or "marker", levels, props, images[(cp.piece_id, "front")],
+                             marker.get("kind") or "marker", levels, [cp.piece_id], props,
+                             images[(cp.piece_id, "front")],
                              prototypes.MARKER_PROTOTYPE))
     for i, d in enumerate(defs, start=1):
         d.gpid = str(i)
@@ -151,11 +154,10 @@ def _piece(game, d: PieceDef, images) -> Piece:
 
 
 def _face_layer(game, d: PieceDef, images) -> Embellishment:
-    pid = lambda index: d.key if index == 0 else f"{d.key}-{index + 1}"  # noqa: E731
     imgs, names = [], []
     for k, (index, face) in enumerate(d.levels):
         # level 1 is the BasicPiece's own front image; later levels cover it with an opaque face
-        imgs.append("" if k == 0 else images[(pid(index), face)])
+        imgs.append("" if k == 0 else images[(d.counter_ids[index], face)])
         label = face_label(game, face) if d.kind == "unit" else face
         names.append("" if k == 0 else f"+ ({label}{'' if index == 0 else f', counter {index + 1}'})")
     two = len(d.levels) == 2
