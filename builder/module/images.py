@@ -50,3 +50,21 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise BuildError(f"cannot read image {path}: {exc.strerror or exc}") from None
+
+
+STAGING_IMAGE = "staging.png"
+
+
+def staging_panel(grid, title: str, zone_names: list[str]) -> tuple[bytes, tuple[int, int], dict]:
+    """The Staging board: the map step's own box panel (builder.render.map_legend), drawn for the
+    staging zones, so each zone is a labelled box. Returns (PNG bytes, size, zone name -> rect)."""
+    from PIL import Image
+
+    from builder.render import map_data, map_legend
+
+    data = map_data.MapData(grid, {"map": {"title": title}})
+    data.boxes = [{"id": name, "name": name} for name in zone_names]
+    lay = map_legend.layout(data)
+    img = Image.new("RGB", (lay.width, lay.height), (255, 255, 255))
+    map_legend.draw_panel(img, data, lay)
+    return map_build.png_bytes(img), (lay.width, lay.height), dict(lay.boxes)

@@ -10,7 +10,7 @@
   name). When the map step draws the boxes beside the board (map.png), the board gets a ZonedGrid
   (box zones + the hex grid as background); when it draws them on their own image (map-boxes.png),
   they form a separate map "Boxes".
-* Staging: an imageless map, a column per side: "To place: <side>" (set-up entries that are a player's
+* Staging: a map of labelled boxes (drawn by the map step's box panel), per side: "To place: <side>" (set-up entries that are a player's
   choice), "Reinforcements: <side>" (arrivals without a turn: events, conditions) and
   "Reinforcements: <side>, Turn N" for every turn on which some scenario brings units.
 """
@@ -25,13 +25,13 @@ from builder.geometry.vassal_grid import grid_attributes
 from builder.vassal.buildfile import P
 from builder.vassal.commands import BoardPicker
 
+from .images import STAGING_IMAGE, staging_panel
 from .names import side_name
 
 MAIN_MAP, BOXES_MAP, STAGING_MAP = "Main Map", "Boxes", "Staging"
 MAPPKG = P + "map."
 BOARD = MAPPKG + "boardPicker.Board"
 GRIDPKG = MAPPKG + "boardPicker.board."
-STAGING_ZONE = (480, 240)     # staging zone width, height (board pixels)
 TO_PLACE, REINFORCEMENTS = "To place", "Reinforcements"
 
 
@@ -96,14 +96,11 @@ class Layout:
                 self.box_where[bid] = (plan, plan.boards[-1])
 
     def _staging(self) -> MapPlan:
-        w, h = STAGING_ZONE
-        zones = {}
         rows = [(TO_PLACE, None), (REINFORCEMENTS, None)] + [(REINFORCEMENTS, t) for t in self.turns]
-        for i, sid in enumerate(self.sides):
-            for j, (kind, turn) in enumerate(rows):
-                zones[self.staging_zone(kind, sid, turn)] = (i * w, j * h, w, h)
-        board = BoardPlan(STAGING_MAP, "", (max(1, len(self.sides)) * w, len(rows) * h), zones=zones)
-        return MapPlan(STAGING_MAP, [board])
+        names = [self.staging_zone(kind, sid, turn) for sid in self.sides for kind, turn in rows]
+        png, size, zones = staging_panel(self.grid, "Set-up choices and reinforcements", names)
+        self.extra_images = {STAGING_IMAGE: png}
+        return MapPlan(STAGING_MAP, [BoardPlan(STAGING_MAP, STAGING_IMAGE, size, zones=zones)])
 
     # ------------------------------------------------------------------ points
     def staging_zone(self, kind: str, side: str | None, turn: int | None = None) -> str:

@@ -99,5 +99,6 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     entries = [("buildFile.xml", bf.to_bytes(), True),
                ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
                                             description=description, date_saved=0), True)]
-    entries += [(f"images/{name}", data, False) for name, data in sorted(imgs.files.items())]
+    files = {**imgs.files, **layout.extra_images}
+    entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves
