@@ -48,6 +48,8 @@ def test_root_and_singletons(game):
     for short in ("BasicCommandEncoder", "GlobalOptions", "Chatter", "PrototypesContainer"):
         assert bf.root.child(short) is not None, short
     dice = {d.get("name") for d in bf.root.children("DiceButton")}
+    assert all(d.get("reportFormat") == "** $name$ = $result$ *** <$PlayerName$>"
+               for d in bf.root.children("DiceButton"))
     assert dice == ({"1d6", "2d6"} if game == "panzers-last-stand" else {"1d6"})
     assert "moduledata" in entries(game)
 

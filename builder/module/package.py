@@ -52,8 +52,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     game, grid = report.model, report.grid
     info = game.doc.get("game") or {}
     title = info.get("title") or game.id
-    version = str(info.get("version") or "1.0")
-    description = info.get("series") or info.get("rulebook") or title
+    version = str(info.get("version") or "1.0")    # the game schema has no version yet: 1.0 until it does
+    description = " — ".join(x for x in (title, info.get("series"), info.get("publisher")) if x)
     defs = pieces.build_defs(game, imgs.counters)
     layout = maps.Layout(game, grid, imgs)
     cals, cal_of = turns.calendars(game)
@@ -62,7 +62,7 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
                        next_piece_slot_id=len(defs) + 1)
     root = bf.root
     roster = root.child("PlayerRoster")
-    roster.set("buttonText", "Retire").set("buttonToolTip", "Switch sides").set("buttonKeyStroke", "")
+    roster.set("buttonKeyStroke", "").set("buttonText", "Retire").set("buttonToolTip", "Switch sides")
     for s in game.doc.get("sides") or []:
         roster.add("entry", side_name(game, s["id"]))
     opts = root.child("GlobalOptions")
@@ -80,7 +80,7 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
         n, sides = dice.split("d")
         root.add(P + "DiceButton", addToTotal=0, canDisable=False, hotkey="", icon="", nDice=int(n),
                  nSides=int(sides), name=dice, plus=0, prompt=False, reportTotal=int(n) > 1,
-                 reportFormat="** $name$ = $result$ *** &lt;$PlayerName$&gt;", text=dice, tooltip=f"Roll {dice}")
+                 reportFormat="** $name$ = $result$ *** <$PlayerName$>", text=dice, tooltip=f"Roll {dice}")
     turns.add_trackers(root, cals)
 
     saves = []
