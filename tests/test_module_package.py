@@ -50,6 +50,7 @@ def test_root_and_singletons(game):
     dice = {d.get("name") for d in bf.root.children("DiceButton")}
     assert all(d.get("reportFormat") == "** $name$ = $result$ *** <$PlayerName$>"
                for d in bf.root.children("DiceButton"))
+    assert dice == set(info.get("dice") or ["1d6"])
     assert dice == ({"1d6", "2d6"} if game == "panzers-last-stand" else {"1d6"})
     assert "moduledata" in entries(game)
 

@@ -22,9 +22,7 @@ from . import maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
-#: dice per game series (the data has no dice key yet): BCS uses 1d6 and 2d6
-DICE = {"Battalion Combat Series": ("1d6", "2d6")}
-DEFAULT_DICE = ("1d6",)
+DEFAULT_DICE = ("1d6",)      # when the data declares no game.dice
 
 
 def module_path(out_dir: Path, game_id: str) -> Path:
@@ -52,7 +50,7 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     game, grid = report.model, report.grid
     info = game.doc.get("game") or {}
     title = info.get("title") or game.id
-    version = str(info.get("version") or "1.0")    # the game schema has no version yet: 1.0 until it does
+    version = str(info.get("version") or "1.0")
     description = " — ".join(x for x in (title, info.get("series"), info.get("publisher")) if x)
     defs = pieces.build_defs(game, imgs.counters)
     layout = maps.Layout(game, grid, imgs)
@@ -76,7 +74,7 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
 
     maps.add_maps(root, layout)
     palettes.add_palette(root, game, defs, counter_info(game)["image_px"])
-    for dice in DICE.get(info.get("series", "").split(" v")[0], DEFAULT_DICE):
+    for dice in info.get("dice") or DEFAULT_DICE:
         n, sides = dice.split("d")
         root.add(P + "DiceButton", addToTotal=0, canDisable=False, hotkey="", icon="", nDice=int(n),
                  nSides=int(sides), name=dice, plus=0, prompt=False, reportTotal=int(n) > 1,
