@@ -373,3 +373,20 @@ def entries_of_bytes(path):
     from builder.vassal.archive import SafeZip
     z = SafeZip(path, what="module")
     return [(n, z.read(n)) for n in z.names()]
+
+
+def test_single_hex_setup_area_places_the_unit_on_it():
+    """EotID's R3/R4/H1-H3 armies set up in 'the hex marked R3' etc.: an area of one hex is no choice."""
+    g, bf = _game("iron-dream"), buildfile("iron-dream")
+    ps = next(s for s in bf.predefined_setups() if s.use_file)
+    save = read_save(entries("iron-dream")[ps.file])
+    adds = {c.piece_id: c for _, c in save.leaves() if isinstance(c, AddPiece) and not c.is_stack}
+    placed = initial_placements(save.commands)
+    where = {adds[pid].piece.properties().get("UnitId"): p for pid, p in placed.items() if pid in adds}
+    scen = g.by_id["scenarios"]["iron-dream"]
+    single = [(e["unit"], g.area_hexes(e["area"])[0]) for e in scen["setup"]
+              if isinstance(e.get("unit"), str) and isinstance(e.get("area"), str) and len(g.area_hexes(e["area"])) == 1]
+    assert len(single) >= 5
+    for uid, hex_id in single:
+        p = where[uid]
+        assert (p.map_id, p.x, p.y) == ("Main Map", *_expected_point("iron-dream", hex_id)), uid

@@ -341,3 +341,16 @@ def test_label_without_text_and_fill_when_off_the_symbol(capsys, tiny_game):
     assert (f"game.yaml:{label}:30: layouts[0].slots[1].show: a label prints the slot's text: "
             "give text (e.g. text: Support)") in out
     assert len(errors(out)) == 2
+
+
+def test_setup_area_by_symbol(capsys, tiny_game):
+    map_ = tiny_game / "map.yaml"
+    map_.write_text(map_.read_text().replace("  - {hex: E5, name: Crossroads, vp: 1}",
+                    "  - {hex: E5, name: Crossroads, vp: 1, symbol: star}\n  - {hex: F6, symbol: star}")
+                    + "setup_areas:\n  - {id: stars, name: Star hexes, symbol: star}\n"
+                      "  - {id: moons, name: Moon hexes, symbol: moon}\n")
+    code, out, _ = run_validate(capsys, tiny_game / "game.yaml")
+    assert code == 1
+    assert f"map.yaml:{line_of(map_, 'symbol: moon')}:" in out and "setup_areas[1].symbol: no location carries the symbol 'moon'" in out
+    from builder.gamedata.validate import validate_game
+    assert validate_game(str(tiny_game / "game.yaml")).model.area_hexes("stars") == ["E5", "F6"]

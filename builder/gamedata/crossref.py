@@ -375,6 +375,10 @@ class Checker:
                     self.error(m, ("locations", i, "hex"), f"hex {h} is described twice (first at {file}:{line}); merge the entries")
                 seen_loc[canon] = i
             self.ref(m, ("locations", i, "region"), loc.get("region"), None, "region", ids=self.map_ids("regions"))
+        symbols = {loc.get("symbol") for _, loc in self.items("locations", m)}
+        for i, area in self.items("setup_areas", m):
+            if area.get("symbol") is not None and area["symbol"] not in symbols:
+                self.error(m, ("setup_areas", i, "symbol"), f"no location carries the symbol '{area['symbol']}'")
         for i, reg in self.items("regions", m):
             self.ref(m, ("regions", i, "parent"), reg.get("parent"), None, "region", ids=self.map_ids("regions"))
         self.terrain_checks(m)

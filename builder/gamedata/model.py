@@ -74,6 +74,19 @@ class Game:
         turns = (scenario or {}).get("turns") or self.doc.get("turns") or []
         return [t["turn"] for t in turns if isinstance(t, dict) and isinstance(t.get("turn"), int)]
 
+    def area_hexes(self, area_id: str) -> list[str]:
+        """The hexes of a setup area: its listed hexes, then every location carrying its symbol."""
+        for area in (self.map_doc or {}).get("setup_areas") or []:
+            if isinstance(area, dict) and area.get("id") == area_id:
+                hexes = [h for h in area.get("hexes") or [] if isinstance(h, str)]
+                symbol = area.get("symbol")
+                if symbol:
+                    hexes += [loc["hex"] for loc in (self.map_doc or {}).get("locations") or []
+                              if isinstance(loc, dict) and loc.get("symbol") == symbol
+                              and isinstance(loc.get("hex"), str) and loc["hex"] not in hexes]
+                return hexes
+        return []
+
     def summary(self) -> dict:
         by_side: dict[str, int] = {}
         combat = 0

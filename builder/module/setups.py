@@ -1,7 +1,8 @@
 """One saved game per scenario: every set-up entry as an AddPiece where the scenario puts it.
 
 * ``hex`` → the hex centre on its sheet's board; ``box`` → the box zone's centre;
-* a player's choice (``area``, ``hexes``, ``near``, ``boxes``) → "To place: <side>" on the Staging map;
+* a player's choice (``area``, ``hexes``, ``near``, ``boxes``) → "To place: <side>" on the Staging map,
+  except an area of a single hex (e.g. the hex printed H1), which is no choice;
 * ``at_unit`` → wherever that unit was put (else "To place");
 * reinforcements → "Reinforcements: <side>, Turn N" (or "Reinforcements: <side>" when the entry has
   no turn: an event or a condition); the entry's ``side`` wins, as a unit may change sides;
@@ -98,6 +99,10 @@ class ScenarioPlan:
                 return p
         if isinstance(e.get("at_unit"), str) and e["at_unit"] in self.where:
             return self.where[e["at_unit"]]
+        if isinstance(e.get("area"), str) and "near" not in e:
+            hexes = self.game.area_hexes(e["area"])
+            if len(hexes) == 1:   # an area of one hex is no choice: put the unit there
+                return (*self.layout.hex_point(hexes[0]), hexes[0])
         return self.layout.staging_point(TO_PLACE, side)
 
     def _box_side(self, box) -> str | None:
