@@ -354,3 +354,12 @@ def test_setup_area_by_symbol(capsys, tiny_game):
     assert f"map.yaml:{line_of(map_, 'symbol: moon')}:" in out and "setup_areas[1].symbol: no location carries the symbol 'moon'" in out
     from builder.gamedata.validate import validate_game
     assert validate_game(str(tiny_game / "game.yaml")).model.area_hexes("stars") == ["E5", "F6"]
+
+
+def test_misspelt_required_key_is_one_error_not_two(capsys, tiny_game):
+    game = tiny_game / "game.yaml"
+    replace(game, "    nationality: blue-army\n    type: armor", "    nationalty: blue-army\n    type: armor")
+    code, out, _ = run_validate(capsys, game)
+    assert code == 1
+    (err,) = errors(out)
+    assert "did you mean 'nationality'" in err

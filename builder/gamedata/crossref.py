@@ -161,11 +161,12 @@ class Checker:
                                 ("formation", "formations", "formation"), ("layout", "layouts", "counter layout")):
             self.ref(self.doc, at(key), unit.get(key), coll, what)
         if not template:
-            for key in ("nationality", "type", "size"):
-                if key not in unit:
+            # A misspelt key is already reported with its likely meaning; don't also call it missing.
+            known = _unit_keys()
+            typos = [k for k in raw if isinstance(k, str) and k not in known]
+            for key in ("nationality", "type", "size", "front"):
+                if key not in unit and not difflib.get_close_matches(key, typos, n=1, cutoff=0.75):
                     self.error(self.doc, base, f"missing required key '{key}' (give it here or in the template)")
-            if "front" not in unit:
-                self.error(self.doc, base, "missing required key 'front' (give it here or in the template)")
         for j, flag in enumerate(unit.get("flags") or []):
             self.ref(self.doc, at("flags") + ((j,) if "flags" in raw else ()), flag, "flags", "flag")
         for face in ("front", "back"):
@@ -433,6 +434,11 @@ class Checker:
                 elif prev is not None and cur is not None and cur not in self.grid.neighbours(prev):
                     self.error(m, ("lines", i, "path", k), f"{path[k - 1]} and {h} are not adjacent: a line runs from hex to neighbouring hex")
                 prev = cur
+
+
+def _unit_keys() -> frozenset:
+    from builder.gamedata.schemacheck import GAME_SCHEMA_ID, validator
+    return frozenset(validator(GAME_SCHEMA_ID).schema["properties"]["units"]["items"]["properties"])
 
 
 def _template_fields(text: str) -> list[str]:
