@@ -154,3 +154,19 @@ def test_fit_shrinks_then_wraps():
     assert fitted.lines == ["Home", "Army"] or fitted.size < 40
     with pytest.raises(counter_text.TextTooLong):
         counter_text.fit(draw, "Supercalifragilistic", 30, 10, 20, "bold", "x")
+
+
+def test_back_shows_full_steps_unless_the_face_says_otherwise():
+    """BCS prints a unit's steps on both sides; a game whose back is a reduced step gives it a 'steps' value."""
+    def step_region(game, uid, face):
+        img = counter_face.draw_master(game, piece(game, uid), face, 300)
+        return png_bytes(img.crop((200, 80, 300, 220)))
+
+    doc = bcs_doc()
+    doc["units"][0]["back"] = dict(doc["units"][0]["front"])  # same values: only the face differs
+    game = bcs_game(doc)
+    assert step_region(game, "ss-pz-1", "front") == step_region(game, "ss-pz-1", "back")
+    doc["values"].append({"id": "steps", "name": "Steps shown", "kind": "integer"})
+    doc["units"][0]["back"]["steps"] = 1
+    game = bcs_game(doc)
+    assert step_region(game, "ss-pz-1", "front") != step_region(game, "ss-pz-1", "back")

@@ -191,12 +191,11 @@ def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
 
 
 def _draw_steps(draw, S, unit, values, face, at, frame, ink):
+    # A face shows the unit's full steps (BCS prints them on both sides) unless it carries its own
+    # 'steps' value (a game whose back is a reduced step says so in its data).
     steps = values.get("steps")
     if steps is None:
-        full = unit.get("steps")
-        if not isinstance(full, int) or full <= 0:
-            return
-        steps = full if face == "front" else max(full - 1, 0)
+        steps = unit.get("steps")
     if not isinstance(steps, int) or steps <= 0:
         return
     x0, y0, x1, y1 = _px(slot_box(at, frame)[0], S)
