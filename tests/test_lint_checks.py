@@ -262,3 +262,24 @@ def test_usage_and_unreadable_file(tmp_path, capsys):
     assert cli_main(["lint", str(tmp_path / "absent.vmod")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("vassal-builder: lint: ")
+
+
+def test_old_moduledata_version_without_legacy_buildfile_is_an_error():
+    ents = entries()
+    ents["moduledata"] = ents["moduledata"].replace(b"<VassalVersion>3.6.0</VassalVersion>",
+                                                    b"<VassalVersion>3.2.17</VassalVersion>")
+    assert b"3.2.17" in ents["moduledata"]
+    f = one(run(write("oldmd.vmod", ents)), "archive.moduledata")
+    assert (f.entry, f.severity) == ("moduledata", "error")
+
+
+def test_a_saved_game_is_not_a_module(tmp_path):
+    p = tmp_path / "s.vmod"
+    p.write_bytes(entries()["meeting.vsav"])
+    assert ids(run(p)) == ["archive.not-module"]
+
+
+def test_bare_buildfile_is_linted_without_archive_checks(tmp_path):
+    p = tmp_path / "buildFile.xml"
+    p.write_bytes(entries()["buildFile.xml"])
+    assert run(p).findings == []
