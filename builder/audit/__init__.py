@@ -1,0 +1,43 @@
+"""Audit saved games and logs against a game's rules: ``vassal-builder audit GAME SAVE_OR_LOG``.
+
+One job per module (the shape of python-chess: a position, a reader feeding visitors, rules apart):
+
+* :mod:`.context`  — what the audit knows of the game without the module: the module's own board
+  layout (so a map pixel is named as VASSAL names it), each unit's face levels, the turn trackers,
+  terrain per hex, hexside and line features;
+* :mod:`.position` — the game position: every unit's location (hex or box/zone), face level, side,
+  Marker properties; the current turn and phase;
+* :mod:`.replay`   — reads a .vsav/.vlog with builder.vassal, builds the start position, applies each
+  logged command in order and feeds events (move, flip, remove, add, phase) to visitors; what it
+  cannot interpret becomes a warning, never an exception;
+* :mod:`.rules`    — rule checks, one small class per rule, configured by the game's data;
+* :mod:`.report`   — findings and warnings, as text lines or JSON.
+
+Quick start::
+
+    from builder.gamedata.validate import validate_game
+    from builder.audit import audit_file
+    result = audit_file(validate_game("iron-dream"), "game.vlog")
+    for f in result.findings:
+        print(f.line())
+"""
+
+from __future__ import annotations
+
+from builder.audit.errors import AuditInputError  # noqa: F401
+
+
+def audit_file(report, path, rules=None):
+    """Replay *path* for the validated game *report* and check it; returns an AuditResult."""
+    from builder.audit.context import AuditContext
+    from builder.audit.replay import replay_file
+    from builder.audit.report import AuditResult
+    from builder.audit.rules import RuleSet
+
+    ctx = AuditContext.from_report(report)
+    ruleset = rules if rules is not None else RuleSet.for_game(ctx)
+    result = AuditResult(game=ctx.game_id, file=str(path), not_checked=list(ruleset.not_checked))
+    ruleset.bind(result)
+    stats = replay_file(path, ctx, [ruleset])
+    result.absorb(stats)
+    return result

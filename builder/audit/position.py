@@ -1,0 +1,143 @@
+"""The game position: where every unit is, which face shows, who it is; the current turn and phase.
+
+A unit is a piece carrying our ``UnitId`` Marker (builder.module.pieces); its identity and factors
+come from its Marker properties, so a save tells who a piece is without the module. Pieces without
+a UnitId (markers, foreign pieces) are tracked only as far as stacks need them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from builder.audit.context import NOWHERE, AuditContext, Location, PhaseInfo
+from builder.geometry.hexes import Hex
+
+
+@dataclass
+class Unit:
+    piece_id: str
+    unit_id: str
+    name: str
+    props: dict                     # Marker (and other trait) properties at placement
+    level: int = 1                  # the Face layer's level: 1 = front of the first counter
+    status: str = ""                # the Status dynamic property (BCS: Support ...)
+    location: Location = NOWHERE
+    face_index: int | None = None   # index of the Face layer in the state layers
+    status_index: int | None = None # index of the Status layer in the state layers
+    layer_types: list = field(default_factory=list, repr=False)   # type string of each layer
+
+    @property
+    def side(self) -> str:
+        return self.props.get("Side", "")
+
+    @property
+    def movement_class(self) -> str:
+        return self.props.get("MovementClass", "")
+
+    @property
+    def hex(self) -> Hex | None:
+        return self.location.hex
+
+    def statuses(self) -> set[str]:
+        return {s.strip() for s in self.status.split(",") if s.strip()}
+
+
+@dataclass
+class Position:
+    ctx: AuditContext
+    units: dict = field(default_factory=dict)          # piece id -> Unit
+    others: dict = field(default_factory=dict)         # piece id -> Location (non-unit pieces)
+    stacks: dict = field(default_factory=dict)         # stack id -> [member piece ids], bottom first
+    parent: dict = field(default_factory=dict)         # piece id -> stack id
+    phase: PhaseInfo | None = None
+    tracker: str | None = None
+    by_hex: dict = field(default_factory=dict)         # Hex -> {piece id: Unit}
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def turn(self) -> int | None:
+        return self.phase.turn if self.phase else None
+
+    def phase_label(self) -> str:
+        return self.phase.label() if self.phase else ""
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        return list(self.by_hex.get(h, {}).values())
+
+    def factor(self, unit: Unit, value_id: str) -> str | None:
+        """The unit's value on the face showing, from its ``<Face>_<value>`` Marker property."""
+        return unit.props.get(f"{self.ctx.face_key(unit.unit_id, unit.level)}_{value_id}")
+
+    def location_of(self, piece_id: str) -> Location | None:
+        u = self.units.get(piece_id)
+        if u is not None:
+            return u.location
+        return self.others.get(piece_id)
+
+    # ------------------------------------------------------------------ changes
+    def add_unit(self, unit: Unit) -> None:
+        if unit.piece_id in self.units:
+            self.remove(unit.piece_id)
+        self.units[unit.piece_id] = unit
+        if unit.location.hex is not None:
+            self.by_hex.setdefault(unit.location.hex, {})[unit.piece_id] = unit
+
+    def set_location(self, unit: Unit, loc: Location) -> None:
+        old = unit.location.hex
+        if old is not None:
+            here = self.by_hex.get(old)
+            if here is not None:
+                here.pop(unit.piece_id, None)
+        unit.location = loc
+        if loc.hex is not None:
+            self.by_hex.setdefault(loc.hex, {})[unit.piece_id] = unit
+
+    def place(self, piece_id: str, loc: Location) -> None:
+        u = self.units.get(piece_id)
+        if u is not None:
+            self.set_location(u, loc)
+        else:
+            self.others[piece_id] = loc
+
+    def leave_stack(self, piece_id: str) -> None:
+        sid = self.parent.pop(piece_id, None)
+        if sid is not None and sid in self.stacks:
+            self.stacks[sid] = [m for m in self.stacks[sid] if m != piece_id]
+
+    def join(self, piece_id: str, under: str | None) -> None:
+        """Put a piece into the stack of *under* (a stack id or a piece in a stack)."""
+        self.leave_stack(piece_id)
+        if under is None:
+            return
+        sid = under if under in self.stacks else self.parent.get(under)
+        if sid is None:                     # a lone piece: make an implicit stack of the two
+            sid = "~" + under
+            self.stacks[sid] = [under]
+            self.parent[under] = sid
+        self.stacks[sid].append(piece_id)
+        self.parent[piece_id] = sid
+
+    def set_stack(self, stack_id: str, members: list[str], loc: Location) -> None:
+        old = self.stacks.get(stack_id, [])
+        for m in old:
+            self.parent.pop(m, None)
+        keep = []
+        for m in members:
+            if m in self.units or m in self.others:
+                self.leave_stack(m)
+                self.parent[m] = stack_id
+                self.place(m, loc)
+                keep.append(m)
+        self.stacks[stack_id] = keep
+        self.others[stack_id] = loc
+
+    def remove(self, piece_id: str) -> Unit | None:
+        self.leave_stack(piece_id)
+        members = self.stacks.pop(piece_id, None)
+        for m in members or []:
+            self.parent.pop(m, None)
+        self.others.pop(piece_id, None)
+        u = self.units.pop(piece_id, None)
+        if u is not None and u.location.hex is not None:
+            self.by_hex.get(u.location.hex, {}).pop(piece_id, None)
+        return u

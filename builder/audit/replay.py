@@ -1,0 +1,354 @@
+"""Replay a .vsav/.vlog: the start position from the save part, then every logged command in order.
+
+vassal-format.md §4.8/§4.10: a log is a complete save (``begin_save`` ... ``end_save``) followed by
+one top-level entry per player action (``LOG``-wrapped commands, ESC-nested; very old logs have
+bare commands). Each entry is applied command by command; after the whole entry visitors get
+``end_entry`` (a stack dragged into a hex arrives as one move, and stacking is judged on arrival).
+
+Applied: ``+/`` (pieces, stacks), ``M/`` (a stack's members move with it), ``D/`` (the Face layer's
+level and the Status property are re-read), ``-/``, ``TURN`` (turn, player-turn, phase). Commands
+between ``UNDO true`` and ``UNDO false`` are applied and flagged ``undo`` (rules ignore them).
+Anything that cannot be interpreted becomes a warning; nothing here raises except for a file that
+cannot be read at all (:class:`AuditInputError`, one line).
+
+VASSAL logs record where a move starts and ends, never the hexes in between.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from builder.audit.context import AuditContext, Location, PhaseInfo
+from builder.audit.errors import AuditInputError
+from builder.audit.position import Position, Unit
+from builder.vassal.commands import (AddPiece, ChangePiece, Command, Compound, EndSave, Log, Malformed,
+                                     MovePiece, RemovePiece, TurnTracker, Undo, iter_leaves)
+from builder.vassal.errors import VassalFormatError
+from builder.vassal.piece import split_layers
+from builder.vassal.sequence import decode, parse_java_int
+from builder.vassal.traits import DynamicProperty, Embellishment, trait_from_type
+
+FACE_LAYER, STATUS = "Face", "Status"
+
+
+# ---------------------------------------------------------------------- events
+@dataclass
+class MoveEvent:
+    unit: Unit
+    frm: Location
+    to: Location
+    entry: int
+    undo: bool = False
+    with_stack: bool = False
+
+
+@dataclass
+class FlipEvent:
+    unit: Unit
+    old_level: int
+    new_level: int
+    entry: int
+    undo: bool = False
+
+
+@dataclass
+class RemoveEvent:
+    unit: Unit
+    entry: int
+    undo: bool = False
+
+
+@dataclass
+class AddEvent:
+    unit: Unit
+    entry: int
+    undo: bool = False
+
+
+@dataclass
+class PhaseEvent:
+    old: PhaseInfo | None
+    new: PhaseInfo
+    entry: int
+
+
+class Visitor:
+    """Receives the replay's events in order. Override what you need."""
+
+    def begin(self, pos: Position) -> None: ...
+    def move(self, ev: MoveEvent, pos: Position) -> None: ...
+    def flip(self, ev: FlipEvent, pos: Position) -> None: ...
+    def remove(self, ev: RemoveEvent, pos: Position) -> None: ...
+    def add(self, ev: AddEvent, pos: Position) -> None: ...
+    def phase(self, ev: PhaseEvent, pos: Position) -> None: ...
+    def end_entry(self, entry: int, pos: Position) -> None: ...
+    def end(self, pos: Position) -> None: ...
+
+
+@dataclass
+class ReplayStats:
+    entries: int = 0
+    moves: int = 0                  # unit moves applied (a stack of 3 dragged = 3)
+    turns: set = field(default_factory=set)
+    units: int = 0                  # units in the start position
+    foreign: int = 0                # pieces with neither UnitId nor MarkerId
+    warnings: list = field(default_factory=list)
+    is_log: bool = False
+
+
+# ---------------------------------------------------------------------- reading
+def read_commands(path):
+    """The command tree of a save or log; AuditInputError (one line) if it cannot be read."""
+    from builder.vassal.savefile import read_save
+    name = os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
+    try:
+        save = read_save(path)
+        return save.commands
+    except FileNotFoundError:
+        raise AuditInputError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise AuditInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except VassalFormatError as exc:
+        raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
+    except RecursionError:
+        raise AuditInputError(f"{name}: commands nested too deeply to read") from None
+
+
+def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:
+    return Replayer(ctx, visitors).run(read_commands(path))
+
+
+# ---------------------------------------------------------------------- replayer
+class Replayer:
+    def __init__(self, ctx: AuditContext, visitors: list[Visitor]) -> None:
+        self.ctx = ctx
+        self.visitors = list(visitors)
+        self.pos = Position(ctx)
+        self.stats = ReplayStats()
+        self._undo = False
+        self._entry = 0
+        self._setup = True
+        self._unknown_ids: dict[str, int] = {}
+        self._bad_pieces = 0
+        self._malformed = 0
+        self._unknown_units: set = set()
+        self._trackers_unknown: set = set()
+
+    # -------------------------------------------------------------- driving
+    def run(self, root) -> ReplayStats:
+        items = root.items if isinstance(root, Compound) else [root]
+        end = next((i for i, it in enumerate(items) if isinstance(it, EndSave)), None)
+        setup, log = (items, []) if end is None else (items[:end + 1], items[end + 1:])
+        for item in setup:
+            for _, c in iter_leaves(item):
+                self._apply(c)
+        self._setup = False
+        self.stats.units = len(self.pos.units)
+        if self.pos.turn is not None:
+            self.stats.turns.add(self.pos.turn)
+        for v in self.visitors:
+            v.begin(self.pos)
+        for item in log:
+            self._entry += 1
+            self.stats.entries += 1
+            for c in _flatten(item):
+                if isinstance(c, Log):
+                    self.stats.is_log = True
+                    continue
+                self._apply(c)
+            for v in self.visitors:
+                v.end_entry(self._entry, self.pos)
+        for v in self.visitors:
+            v.end(self.pos)
+        self._summarise()
+        return self.stats
+
+    def _warn(self, message: str) -> None:
+        self.stats.warnings.append(message)
+
+    def _summarise(self) -> None:
+        st = self.stats
+        if st.foreign and not self.pos.units and not st.units:
+            self._warn(f"{st.foreign} piece(s) carry no UnitId: not a module built by vassal-builder "
+                       f"(or unknown pieces); nothing could be audited")
+        elif st.foreign:
+            self._warn(f"{st.foreign} piece(s) without a UnitId or MarkerId (unknown pieces) were ignored")
+        if self._unknown_ids:
+            n = sum(self._unknown_ids.values())
+            first = ", ".join(list(self._unknown_ids)[:3])
+            self._warn(f"{n} command(s) name {len(self._unknown_ids)} piece id(s) the save never added "
+                       f"(ignored), e.g. {first}")
+        if self._bad_pieces:
+            self._warn(f"{self._bad_pieces} piece(s) could not be decoded and were ignored")
+        if self._malformed:
+            self._warn(f"{self._malformed} malformed command(s) were skipped")
+        if self._unknown_units:
+            few = ", ".join(sorted(self._unknown_units)[:5])
+            self._warn(f"{len(self._unknown_units)} UnitId(s) not in the game's data ({few}): "
+                       f"a save of another game or version?")
+
+    # -------------------------------------------------------------- commands
+    def _apply(self, c: Command) -> None:
+        if isinstance(c, MovePiece):
+            self._move(c)
+        elif isinstance(c, ChangePiece):
+            self._change(c)
+        elif isinstance(c, AddPiece):
+            self._add(c)
+        elif isinstance(c, RemovePiece):
+            self._remove(c)
+        elif isinstance(c, TurnTracker):
+            self._turn(c)
+        elif isinstance(c, Undo):
+            self._undo = bool(c.fields()["in_progress"])
+        elif isinstance(c, Malformed):
+            self._malformed += 1
+
+    def _add(self, c: AddPiece) -> None:
+        pid = c.piece_id
+        if pid is None:
+            return
+        try:
+            piece = c.piece
+        except VassalFormatError:
+            self._bad_pieces += 1
+            return
+        x, y = piece.position
+        loc = self.ctx.locate(piece.map_id, x, y)
+        if piece.is_stack:
+            self.pos.set_stack(pid, list(piece.inner.members), loc)
+            return
+        if piece.is_deck:
+            self.pos.others[pid] = loc
+            return
+        props = piece.properties()
+        uid = props.get("UnitId")
+        if not uid:
+            if "MarkerId" not in props:
+                self.stats.foreign += 1
+            self.pos.others[pid] = loc
+            return
+        if uid not in self.ctx.defs:
+            self._unknown_units.add(uid)
+        types = split_layers(c.type_string)
+        face_i = status_i = None
+        level, status = 1, ""
+        for i, t in enumerate(piece.layers):
+            if face_i is None and isinstance(t, Embellishment) and t.get("name") == FACE_LAYER:
+                face_i, level = i, t.level or 1
+            elif status_i is None and isinstance(t, DynamicProperty) and t.get("property_name") == STATUS:
+                status_i, status = i, t.value
+        unit = Unit(pid, uid, piece.name, props, level, status, loc, face_i, status_i, types)
+        self.pos.add_unit(unit)
+        if not self._setup:
+            self._emit("add", AddEvent(unit, self._entry, self._undo))
+
+    def _move(self, c: MovePiece) -> None:
+        pid = c.piece_id
+        pos = self.pos
+        new = self.ctx.locate(c.new_map, c.new_x, c.new_y)
+        if pid in pos.stacks and pid not in pos.units:
+            members = list(pos.stacks[pid])
+            pos.others[pid] = new
+            for m in members:
+                self._move_one(m, new, with_stack=True)
+            if c.new_under and c.new_under != pid:
+                for m in members:
+                    pos.join(m, c.new_under)
+            return
+        if pid in pos.units or pid in pos.others:
+            self._move_one(pid, new, with_stack=False)
+            pos.join(pid, c.new_under)
+            return
+        self._unknown_ids[pid] = self._unknown_ids.get(pid, 0) + 1
+
+    def _move_one(self, pid: str, new: Location, with_stack: bool) -> None:
+        u = self.pos.units.get(pid)
+        if u is None:
+            self.pos.others[pid] = new
+            return
+        old = u.location
+        self.pos.set_location(u, new)
+        self.stats.moves += 1
+        self._emit("move", MoveEvent(u, old, new, self._entry, self._undo, with_stack))
+
+    def _change(self, c: ChangePiece) -> None:
+        u = self.pos.units.get(c.piece_id)
+        if u is None:
+            if c.piece_id not in self.pos.others:
+                self._unknown_ids[c.piece_id] = self._unknown_ids.get(c.piece_id, 0) + 1
+            return
+        try:
+            states = split_layers(c.new_state)
+            types = u.layer_types
+            if u.face_index is not None and u.face_index < len(states):
+                level = trait_from_type(types[u.face_index], states[u.face_index]).level or 1
+            else:
+                level = u.level
+            if u.status_index is not None and u.status_index < len(states):
+                u.status = trait_from_type(types[u.status_index], states[u.status_index]).value
+        except (VassalFormatError, IndexError, AttributeError):
+            self._bad_pieces += 1
+            return
+        if level != u.level:
+            old, u.level = u.level, level
+            self._emit("flip", FlipEvent(u, old, level, self._entry, self._undo))
+
+    def _remove(self, c: RemovePiece) -> None:
+        u = self.pos.remove(c.piece_id)
+        if u is not None and not self._setup:
+            self._emit("remove", RemoveEvent(u, self._entry, self._undo))
+
+    def _turn(self, c: TurnTracker) -> None:
+        cal = self.ctx.calendars.get(c.tracker_id)
+        if cal is None:
+            if c.tracker_id not in self._trackers_unknown:
+                self._trackers_unknown.add(c.tracker_id)
+                self._warn(f"turn tracker {c.tracker_id!r} is not one of this game's; its changes are ignored")
+            return
+        info = parse_tracker(cal, c.state)
+        if info is None:
+            self._warn(f"turn tracker state {c.state[:40]!r} could not be read")
+            return
+        old = self.pos.phase
+        self.pos.phase, self.pos.tracker = info, c.tracker_id
+        if info.turn is not None:
+            self.stats.turns.add(info.turn)
+        if not self._setup and old != info:
+            self._emit("phase", PhaseEvent(old, info, self._entry))
+
+    def _emit(self, kind: str, ev) -> None:
+        for v in self.visitors:
+            getattr(v, kind)(ev, self.pos)
+
+
+def parse_tracker(cal, state: str) -> PhaseInfo | None:
+    """§4.7: ``current|turnLevel``; the Turn ListTurnLevel is ``current;subLevel;first;flags;subs...``
+    and each player-turn level ``current;...``."""
+    try:
+        top = decode(state, "|")
+        turn = decode(top[1], ";")
+        t_idx, sub = parse_java_int(turn[0]), parse_java_int(turn[1])
+        subs = turn[4:]
+        ph_idx = parse_java_int(decode(subs[sub], ";")[0]) if sub is not None and 0 <= sub < len(subs) else 0
+    except (IndexError, VassalFormatError, TypeError):
+        return None
+    if t_idx is None:
+        return None
+    return cal.phase(t_idx, sub or 0, ph_idx or 0)
+
+
+def _flatten(node):
+    """Leaf commands of a log entry in order, entering LOG wrappers (the Log itself is yielded
+    first so the reader can tell a log from a save)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Log):
+            yield n
+            stack.append(n.inner)
+        elif isinstance(n, Compound):
+            stack.extend(reversed(n.items))
+        else:
+            yield n

@@ -1,0 +1,161 @@
+"""Movement costs from the map data: hex terrain, hexside features, line features; cheapest paths.
+
+A step a -> b costs the terrain of b (``terrain_types[].movement``: the unit's movement class, else
+``all``) plus every hexside feature on the a|b side (``hexside_types[].movement``: extra cost to
+cross). Two features replace that sum when cheaper: a line (road, railway: ``lines`` running a -> b,
+``line_types[].movement`` = cost along the line) and a hexside type drawn ``style: crossing`` (the
+EotID road-hexside symbol: "entering through a road hexside costs 1", 10.11). ``prohibited``
+anywhere (terrain, hexside) or ``playable: false`` terrain blocks the step. ``all`` costs the
+unit's whole MA, ``half`` half of it. A terrain type without a cost for the class costs 1.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+PROHIBITED = "prohibited"
+DEFAULT_COST = 1.0
+
+
+def _cost(table, mclass):
+    if not isinstance(table, dict):
+        return None
+    v = table.get(mclass)
+    return table.get("all") if v is None else v
+
+
+def _number(v, ma: float) -> float | None:
+    if v == "all":
+        return float(ma)
+    if v == "half":
+        return ma / 2
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    return None
+
+
+class TerrainCosts:
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.grid = ctx.grid
+        self._step: dict = {}
+        self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
+
+    def has_costs(self) -> bool:
+        return any(isinstance(t.get("movement"), dict) and t["movement"]
+                   for t in self.ctx.terrain_types.values())
+
+    def prohibits_any(self) -> bool:
+        return any(t.get("playable") is False or PROHIBITED in (t.get("movement") or {}).values()
+                   for t in self.ctx.terrain_types.values())
+
+    def terrain_type(self, h):
+        return self.ctx.terrain_types.get(self.ctx.terrain(h))
+
+    def prohibited_terrain(self, h, mclass: str):
+        """The terrain type that bars *mclass* from hex *h*, or None."""
+        tt = self.terrain_type(h)
+        if tt is None:
+            return None
+        if tt.get("playable") is False or _cost(tt.get("movement"), mclass) == PROHIBITED:
+            return tt
+        return None
+
+    def step(self, a, b, mclass: str, ma: float) -> float | None:
+        """Cost to move a -> b (adjacent), None if the step is prohibited."""
+        key = (a, b, mclass, ma)
+        found = self._step.get(key, False)
+        if found is not False:
+            return found
+        found = self._compute_step(a, b, mclass, ma)
+        self._step[key] = found
+        return found
+
+    def _compute_step(self, a, b, mclass, ma):
+        ctx = self.ctx
+        tt = self.terrain_type(b)
+        if tt is not None and tt.get("playable") is False:
+            return None
+        tv = _cost(tt.get("movement"), mclass) if tt else None
+        if tv == PROHIBITED:
+            return None
+        base = _number(tv, ma)
+        base = DEFAULT_COST if base is None else base
+        replace = []
+        for hid in ctx.hexsides.get(frozenset((a, b)), ()):
+            ht = ctx.hexside_types.get(hid) or {}
+            hv = _cost(ht.get("movement"), mclass)
+            if hv == PROHIBITED:
+                return None
+            n = _number(hv, ma)
+            if n is None:
+                continue
+            if ht.get("style") == "crossing":
+                replace.append(n)
+            else:
+                base += n
+        for lid in ctx.lines.get((a, b), ()):
+            n = _number(_cost((ctx.line_types.get(lid) or {}).get("movement"), mclass), ma)
+            if n is not None:
+                replace.append(n)
+        return min([base, *replace])
+
+    def _adjacent(self, h, mclass: str, ma: float, table: dict) -> list:
+        out = table.get(h)
+        if out is None:
+            out = []
+            for n in self.grid.neighbours(h):
+                c = self.step(h, n, mclass, ma)
+                if c is not None:
+                    out.append((n, c))
+            table[h] = out
+        return out
+
+    def lower_bound(self, mclass: str, ma: float) -> float:
+        """The least any step can cost the class (A*'s heuristic per hex of distance; 0 disables it)."""
+        key = ("min", mclass, ma)
+        found = self._step.get(key)
+        if found is None:
+            ctx, costs = self.ctx, []
+            for tt in ctx.terrain_types.values():
+                costs.append(_number(_cost(tt.get("movement"), mclass), ma))
+            for ht in ctx.hexside_types.values():
+                if ht.get("style") == "crossing":
+                    costs.append(_number(_cost(ht.get("movement"), mclass), ma))
+            for lt in ctx.line_types.values():
+                costs.append(_number(_cost(lt.get("movement"), mclass), ma))
+            known = [c for c in costs if c is not None]
+            found = max(0.0, min(known + [DEFAULT_COST]))
+            self._step[key] = found
+        return found
+
+    def cheapest(self, start, goal, mclass: str, ma: float, limit: float | None = None) -> float | None:
+        """A* (Dijkstra with an admissible distance bound): the cheapest cost from start to goal;
+        None if no path exists (or, with *limit*, none costing at most *limit*)."""
+        if start == goal:
+            return 0.0
+        table = self._adj.setdefault((mclass, ma), {})
+        unit = self.lower_bound(mclass, ma)
+        dist = self.grid.distance
+        best = {start: 0.0}
+        heap = [(unit * dist(start, goal), 0.0, start)]
+        inf = float("inf")
+        bound = inf if limit is None else limit + 1e-9
+        while heap:
+            _, d, h = heapq.heappop(heap)
+            if h == goal:
+                return d
+            if d > best.get(h, inf):
+                continue
+            for n, c in self._adjacent(h, mclass, ma, table):
+                nd = d + c
+                if nd < best.get(n, inf):
+                    f = nd + unit * dist(n, goal) if unit else nd
+                    if f <= bound:
+                        best[n] = nd
+                        heapq.heappush(heap, (f, nd, n))
+        return None
+
+    def within(self, start, goal, mclass: str, ma: float) -> bool:
+        """Whether goal can be reached from start for at most *ma* (a search bounded by *ma*)."""
+        return self.cheapest(start, goal, mclass, ma, limit=ma) is not None

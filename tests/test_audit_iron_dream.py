@@ -1,0 +1,85 @@
+"""Audit of End of the Iron Dream logs: the research's example illegal moves (eotid.md 6.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.audit import audit_file
+from builder.audit.rules import RuleSet
+from builder.audit.rules.movement import movement_phase_ids
+from builder.audit.rules.terrain import TerrainCosts
+from test_audit_support import LogBuilder, game
+
+AXIS, AXIS_OPERATIONAL, AXIS_STRATEGIC = 0, 4, 2          # player-turn and phase indices in the data
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return game("iron-dream")
+
+
+def test_movement_phases_come_from_the_sequence_of_play(kit):
+    assert movement_phase_ids(kit.ctx) == {
+        ("axis-player-turn", "axis-operational-movement"), ("wa-player-turn", "wa-operational-movement"),
+        ("soviet-player-turn", "soviet-operational-movement")}
+    rs = RuleSet.for_game(kit.ctx)
+    assert [r.id for r in rs.rules] == ["stacking", "prohibited-terrain", "movement-allowance"]
+    assert any("zones of control" in n for n in rs.not_checked)
+
+
+def test_over_stacking_the_estuary(kit, tmp_path):
+    """6.2 example 1: 80 Inf Y13 -> X12 where 25 Inf and 74 Inf are: 3 corps, X12 halves the limit to 2."""
+    lb = LogBuilder(kit, {"ger-inf-25": "X12", "ger-inf-74": "X12", "ger-inf-80": "Y13"},
+                    turn=5, player_turn=AXIS, phase=AXIS_OPERATIONAL)
+    lb.move("ger-inf-80", "X12")
+    r = audit_file(kit.report, lb.write(tmp_path / "x12.vlog"))
+    assert [f.rule for f in r.findings] == ["stacking"]
+    f = r.findings[0]
+    assert (f.turn, f.phase, f.unit, f.name, f.frm, f.to) == (
+        5, "Operational Movement Phase", "ger-inf-80", "80", "Y13", "X12")
+    assert f.reference.startswith("8.1-8.6")
+    assert "Axis has 3 stacking points in X12, limit 4 x 0.5 in Estuary (X12)" in f.message
+
+
+def test_four_corps_are_legal_and_a_fifth_is_not(kit, tmp_path):
+    start = {"ger-inf-25": "P10", "ger-inf-74": "P10", "ger-inf-80": "P10", "ger-inf-4": "P11",
+             "ger-inf-5": "P11"}
+    if not all(u in kit.defs for u in start):
+        pytest.skip("roster changed")
+    lb = LogBuilder(kit, start, turn=5, player_turn=AXIS, phase=AXIS_OPERATIONAL)
+    lb.move("ger-inf-4", "P10")
+    r = audit_file(kit.report, lb.write(tmp_path / "four.vlog"))
+    assert r.findings == []
+    lb.move("ger-inf-5", "P10")
+    r = audit_file(kit.report, lb.write(tmp_path / "five.vlog"))
+    assert [(f.rule, f.unit, f.entry) for f in r.findings] == [("stacking", "ger-inf-5", 2)]
+
+
+def test_move_too_long_over_mountains(kit, tmp_path):
+    g = kit.report.grid
+    lb = LogBuilder(kit, {"ger-inf-80": "N1", "ger-inf-74": "N1"}, turn=3, player_turn=AXIS,
+                    phase=AXIS_OPERATIONAL)
+    lb.move("ger-inf-74", "N2")
+    lb.move("ger-inf-80", "K2")
+    r = audit_file(kit.report, lb.write(tmp_path / "mtn.vlog"))
+    cost = TerrainCosts(kit.ctx).cheapest(g.parse("N1"), g.parse("K2"), "non-mechanized", 5)
+    assert cost == 7
+    assert [(f.rule, f.unit, f.frm, f.to, f.turn) for f in r.findings] == [
+        ("movement-allowance", "ger-inf-80", "N1", "K2", 3)]
+    assert "costs 7 MP" in r.findings[0].message and "MA 5" in r.findings[0].message
+
+
+def test_strategic_moves_are_not_judged_by_the_ma_rule(kit, tmp_path):
+    lb = LogBuilder(kit, {"ger-inf-80": "N1"}, turn=3, player_turn=AXIS, phase=AXIS_STRATEGIC)
+    lb.move("ger-inf-80", "K2")
+    r = audit_file(kit.report, lb.write(tmp_path / "strat.vlog"))
+    assert r.findings == []
+
+
+def test_moving_into_the_sea(kit, tmp_path):
+    lb = LogBuilder(kit, {"ger-inf-80": "Z3"}, turn=3, player_turn=AXIS, phase=AXIS_STRATEGIC)
+    lb.move("ger-inf-80", "Z2")
+    r = audit_file(kit.report, lb.write(tmp_path / "sea.vlog"))
+    assert [(f.rule, f.frm, f.to, f.reference) for f in r.findings] == [
+        ("prohibited-terrain", "Z3", "Z2", "14.17 A")]
+    assert "All-sea, not playable" in r.findings[0].message
