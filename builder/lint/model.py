@@ -136,7 +136,8 @@ class Module:
                     if t.id in ("placemark;", "replace;"):
                         spec = t.get("marker_spec") or ""
                         if spec.startswith("+/"):
-                            m = _define("marker", f"{d.name} > {t.get('command_name') or t.id}",
+                            label = t.get('command_name') or t.get('description') or t.NAME
+                            m = _define("marker", f"{d.name} > {label}",
                                         d.line, spec, t.get("gpid") or "")
                             nxt.append(m)
             out.extend(nxt)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from builder.lint.model import ERROR, WARNING, Finding, Module
+from builder.vassal.errors import VassalFormatError
 from builder.vassal.traits import PassthroughTrait
 
 #: BasicCommandEncoder's decorator and piece factories, VASSAL 3.6/3.7 (vassal-format.md §3.5)
@@ -32,8 +33,16 @@ def check(mod: Module) -> Iterator[Finding]:
             yield Finding("pieces.no-basic-piece", WARNING, f"{d.label}: the innermost layer is "
                           f"{d.piece.inner.id!r}, not a Basic Piece", entry=entry, line=d.line)
         for t in d.piece.layers:
-            if isinstance(t, PassthroughTrait) and t.id not in CORE_TRAIT_IDS:
-                unknown.setdefault(t.id, []).append(d)
+            if isinstance(t, PassthroughTrait):
+                if t.id not in CORE_TRAIT_IDS:
+                    unknown.setdefault(t.id, []).append(d)
+                continue
+            try:                      # fields and state are decoded lazily: decode them now
+                t.as_dict()
+                t.state_dict()
+            except (VassalFormatError, ValueError, IndexError, RecursionError) as exc:
+                yield Finding("pieces.undecodable", ERROR, f"{d.label}: trait {t.id!r} does not decode: "
+                              f"{exc}", entry=entry, line=d.line)
     if mod.has_classes:
         return  # custom traits are legal when the module ships their classes
     for tid, ds in sorted(unknown.items()):
