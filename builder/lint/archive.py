@@ -15,6 +15,6 @@ def check(mod: Module) -> Iterator[Finding]:
     if mod.moduledata_error == "missing":
         yield Finding("archive.moduledata", WARNING, "no moduledata entry: VASSAL's Module Manager shows "
                       "no name or version for this module (vassal-format.md §1.5)")
-    elif mod.moduledata_error:
+    elif mod.moduledata_error and not any(f.entry == "moduledata" for f in mod.load_findings):
         yield Finding("archive.moduledata", WARNING, f"moduledata is unusable: {mod.moduledata_error}",
                       entry="moduledata")
