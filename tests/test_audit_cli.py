@@ -121,3 +121,38 @@ def test_foreign_save_text(tiny, shared_dir, capsys):
     code, out, err = run(capsys, arg, save)
     assert code == 0
     assert "warning: " in out and "unknown pieces" in out
+
+
+def test_mutated_logs_never_crash(tiny, tmp_path):
+    """Random damage inside the command text: warnings or a one-line error, never an exception."""
+    import random
+
+    from builder.audit import audit_file
+    from builder.audit.errors import AuditInputError
+    from builder.vassal.commands import Compound
+    from builder.vassal.savefile import SaveFile
+
+    _, kit = tiny
+    lb = LogBuilder(kit, START)
+    lb.move("blue-1", "C3").flip("blue-3", 2).move("blue-3", "B3").remove("blue-2").phase(1, 1, 0)
+    lb.move("red-1", "G5")
+    text = Compound([*lb.setup, *lb.entries]).encode()
+    rnd = random.Random(7)
+    alphabet = "/\t\x1b\\;,0123456789-+MD@ab\n"
+    path = tmp_path / "m.vlog"
+    for _ in range(150):
+        t = list(text)
+        for _ in range(rnd.randint(1, 8)):
+            k = rnd.randrange(len(t))
+            op = rnd.random()
+            if op < 0.4:
+                t[k] = rnd.choice(alphabet)
+            elif op < 0.7:
+                del t[k]
+            else:
+                t.insert(k, rnd.choice(alphabet))
+        path.write_bytes(SaveFile.new("".join(t), encoding="plain").to_bytes())
+        try:
+            audit_file(kit.ctx, path)
+        except AuditInputError:
+            pass

@@ -32,7 +32,7 @@ def test_over_stacking_the_estuary(kit, tmp_path):
     lb = LogBuilder(kit, {"ger-inf-25": "X12", "ger-inf-74": "X12", "ger-inf-80": "Y13"},
                     turn=5, player_turn=AXIS, phase=AXIS_OPERATIONAL)
     lb.move("ger-inf-80", "X12")
-    r = audit_file(kit.report, lb.write(tmp_path / "x12.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "x12.vlog"))
     assert [f.rule for f in r.findings] == ["stacking"]
     f = r.findings[0]
     assert (f.turn, f.phase, f.unit, f.name, f.frm, f.to) == (
@@ -48,10 +48,10 @@ def test_four_corps_are_legal_and_a_fifth_is_not(kit, tmp_path):
         pytest.skip("roster changed")
     lb = LogBuilder(kit, start, turn=5, player_turn=AXIS, phase=AXIS_OPERATIONAL)
     lb.move("ger-inf-4", "P10")
-    r = audit_file(kit.report, lb.write(tmp_path / "four.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "four.vlog"))
     assert r.findings == []
     lb.move("ger-inf-5", "P10")
-    r = audit_file(kit.report, lb.write(tmp_path / "five.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "five.vlog"))
     assert [(f.rule, f.unit, f.entry) for f in r.findings] == [("stacking", "ger-inf-5", 2)]
 
 
@@ -61,7 +61,7 @@ def test_move_too_long_over_mountains(kit, tmp_path):
                     phase=AXIS_OPERATIONAL)
     lb.move("ger-inf-74", "N2")
     lb.move("ger-inf-80", "K2")
-    r = audit_file(kit.report, lb.write(tmp_path / "mtn.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "mtn.vlog"))
     cost = TerrainCosts(kit.ctx).cheapest(g.parse("N1"), g.parse("K2"), "non-mechanized", 5)
     assert cost == 7
     assert [(f.rule, f.unit, f.frm, f.to, f.turn) for f in r.findings] == [
@@ -72,14 +72,14 @@ def test_move_too_long_over_mountains(kit, tmp_path):
 def test_strategic_moves_are_not_judged_by_the_ma_rule(kit, tmp_path):
     lb = LogBuilder(kit, {"ger-inf-80": "N1"}, turn=3, player_turn=AXIS, phase=AXIS_STRATEGIC)
     lb.move("ger-inf-80", "K2")
-    r = audit_file(kit.report, lb.write(tmp_path / "strat.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "strat.vlog"))
     assert r.findings == []
 
 
 def test_moving_into_the_sea(kit, tmp_path):
     lb = LogBuilder(kit, {"ger-inf-80": "Z3"}, turn=3, player_turn=AXIS, phase=AXIS_STRATEGIC)
     lb.move("ger-inf-80", "Z2")
-    r = audit_file(kit.report, lb.write(tmp_path / "sea.vlog"))
+    r = audit_file(kit.ctx, lb.write(tmp_path / "sea.vlog"))
     assert [(f.rule, f.frm, f.to, f.reference) for f in r.findings] == [
         ("prohibited-terrain", "Z3", "Z2", "14.17 A")]
     assert "All-sea, not playable" in r.findings[0].message

@@ -18,7 +18,7 @@ def kit(tmp_path_factory):
 
 
 def audit(kit, lb, tmp_path, name="game.vlog"):
-    return audit_file(kit.report, lb.write(tmp_path / name))
+    return audit_file(kit.ctx, lb.write(tmp_path / name))
 
 
 def rules_of(result):
@@ -183,3 +183,14 @@ def test_context_names_hexes_as_the_module_places_them(kit):
         loc = ctx.locate(m, x, y)
         assert (loc.name, loc.kind, loc.hex) == (hex_id, "hex", kit.report.grid.parse(hex_id))
     assert ctx.locate("Main Map", -5, -5).name == "offboard"
+
+
+def test_commands_for_pieces_never_added_are_warnings(kit, tmp_path):
+    from builder.vassal.commands import ChangePiece, Log, MovePiece
+    lb = LogBuilder(kit, START)
+    lb.entries.append(Log(MovePiece("ghost", "Main Map", 10, 10, None, "Main Map", 0, 0, None)))
+    lb.entries.append(Log(ChangePiece("ghost2", "x")))
+    lb.move("blue-1", "C3")
+    r = audit(kit, lb, tmp_path)
+    assert r.findings == [] and r.moves == 1
+    assert r.warnings == ["2 command(s) name 2 piece id(s) the save never added (ignored), e.g. ghost, ghost2"]

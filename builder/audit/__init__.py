@@ -27,14 +27,16 @@ from __future__ import annotations
 from builder.audit.errors import AuditInputError  # noqa: F401
 
 
-def audit_file(report, path, rules=None):
-    """Replay *path* for the validated game *report* and check it; returns an AuditResult."""
+def audit_file(game, path, rules=None):
+    """Replay *path* and check it against the rules; *game* is a validated game's Report (or an
+    AuditContext already built from one, to audit many files). Returns an AuditResult; raises
+    AuditInputError (one line) for a file that cannot be read."""
     from builder.audit.context import AuditContext
     from builder.audit.replay import replay_file
     from builder.audit.report import AuditResult
     from builder.audit.rules import RuleSet
 
-    ctx = AuditContext.from_report(report)
+    ctx = game if isinstance(game, AuditContext) else AuditContext.from_report(game)
     ruleset = rules if rules is not None else RuleSet.for_game(ctx)
     result = AuditResult(game=ctx.game_id, file=str(path), not_checked=list(ruleset.not_checked))
     ruleset.bind(result)

@@ -134,6 +134,8 @@ class Replayer:
         self._malformed = 0
         self._unknown_units: set = set()
         self._trackers_unknown: set = set()
+        self._failed = 0
+        self._first_failure = ""
 
     # -------------------------------------------------------------- driving
     def run(self, root) -> ReplayStats:
@@ -142,7 +144,7 @@ class Replayer:
         setup, log = (items, []) if end is None else (items[:end + 1], items[end + 1:])
         for item in setup:
             for _, c in iter_leaves(item):
-                self._apply(c)
+                self._apply_safely(c)
         self._setup = False
         self.stats.units = len(self.pos.units)
         if self.pos.turn is not None:
@@ -156,7 +158,7 @@ class Replayer:
                 if isinstance(c, Log):
                     self.stats.is_log = True
                     continue
-                self._apply(c)
+                self._apply_safely(c)
             for v in self.visitors:
                 v.end_entry(self._entry, self.pos)
         for v in self.visitors:
@@ -181,6 +183,9 @@ class Replayer:
                        f"(ignored), e.g. {first}")
         if self._bad_pieces:
             self._warn(f"{self._bad_pieces} piece(s) could not be decoded and were ignored")
+        if self._failed:
+            self._warn(f"{self._failed} command(s) could not be interpreted and were skipped "
+                       f"(first: {self._first_failure})")
         if self._malformed:
             self._warn(f"{self._malformed} malformed command(s) were skipped")
         if self._unknown_units:
@@ -189,6 +194,14 @@ class Replayer:
                        f"a save of another game or version?")
 
     # -------------------------------------------------------------- commands
+    def _apply_safely(self, c: Command) -> None:
+        try:
+            self._apply(c)
+        except (VassalFormatError, ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            self._failed += 1
+            if self._failed == 1:
+                self._first_failure = f"{c.TYPE}: {type(exc).__name__}: {exc}"[:160]
+
     def _apply(self, c: Command) -> None:
         if isinstance(c, MovePiece):
             self._move(c)
