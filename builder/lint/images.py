@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from builder.lint.model import ERROR, WARNING, Finding, Module
-from builder.vassal.piece import Piece
-from builder.vassal.traits import PassthroughTrait
+from builder.vassal.piece import piece_images
 
 # component attributes that hold an image name (besides any *icon / *IconName attribute)
 _FILE_ATTRS = {("Board", "image"), ("AboutScreen", "fileName"), ("Chart", "fileName"),
@@ -28,30 +27,6 @@ def _component_images(mod: Module) -> Iterator[tuple[str, int | None, str]]:
             if (short, k) in _FILE_ATTRS or kl.endswith("icon") or kl.endswith("iconname"):
                 if v and not v.startswith("/"):
                     yield v, mod.line(c), f"{short} {c.name or ''}".rstrip() + f" ({k})"
-
-
-def piece_images(piece: Piece) -> list[str]:
-    """Image names a piece's traits use (built-in resources starting with '/' excluded)."""
-    out: list[str] = []
-    for t in piece.layers:
-        tid = t.id
-        try:
-            if tid == "piece;":
-                out.append(t.get("image") or "")
-            elif tid == "emb2;":
-                out.extend(t.get("images") or [])
-            elif tid == "obs;":
-                out.append(t.get("image") or "")
-                style = t.get("display_style") or ""
-                if style.startswith("G"):
-                    out.append(style[1:])
-            elif tid == "markmoved;":
-                out.append(t.get("moved_icon") or "")
-            elif isinstance(t, PassthroughTrait):
-                continue
-        except Exception:  # noqa: BLE001 - a malformed trait is the pieces check's business
-            continue
-    return [i for i in out if i and not i.startswith("/")]
 
 
 def _setup_piece_images(mod: Module) -> Iterator[tuple[str, str]]:

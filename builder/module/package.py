@@ -15,6 +15,7 @@ from builder.render.counter_build import counter_info
 from builder.vassal.archive import write_zip_atomic
 from builder.vassal.buildfile import BuildFile, P
 from builder.vassal.errors import VassalFormatError
+from builder.vassal.piece import piece_images
 from builder.vassal.savefile import make_metadata
 
 from . import images as images_mod
@@ -97,6 +98,10 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     entries = [("buildFile.xml", bf.to_bytes(), True),
                ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
                                             description=description, date_saved=0), True)]
-    files = {**imgs.files, **layout.extra_images}
+    # Only the images something uses: a blank face the counters step prints (e.g. the back of a
+    # multi-step unit's last counter) has no layer in the module.
+    used = {name for d in defs for name in piece_images(d.piece)}
+    used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images)
+    files = {name: data for name, data in {**imgs.files, **layout.extra_images}.items() if name in used}
     entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves

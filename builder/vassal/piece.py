@@ -274,3 +274,25 @@ def expand_prototypes(piece: Piece, lookup: "Callable[[str], Piece | None]", *,
 
     inner = piece.inner
     return Piece(expand(piece.traits, 0) + [trait_from_type(inner.type_string(), inner.state_string())])
+
+
+def piece_images(piece: Piece) -> list[str]:
+    """Image names a piece's traits use (built-in resources starting with '/' excluded)."""
+    out: list[str] = []
+    for t in piece.layers:
+        tid = t.id
+        try:
+            if tid == "piece;":
+                out.append(t.get("image") or "")
+            elif tid == "emb2;":
+                out.extend(t.get("images") or [])
+            elif tid == "obs;":
+                out.append(t.get("image") or "")
+                style = t.get("display_style") or ""
+                if style.startswith("G"):
+                    out.append(style[1:])
+            elif tid == "markmoved;":
+                out.append(t.get("moved_icon") or "")
+        except Exception:  # noqa: BLE001 - a malformed trait is the pieces check's business
+            continue
+    return [i for i in out if i and not i.startswith("/")]
