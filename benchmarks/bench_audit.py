@@ -8,6 +8,7 @@ Dijkstra search), a phase change every 100 moves, some stack drags and flips. Ti
 
 * ``decode`` — builder.vassal.savefile.read_save + every leaf command visited, LOG wrappers entered
   (what any reader pays);
+* ``replay`` — read + replay into the position with no rule attached (locations, stacks, faces, phases);
 * ``audit``  — builder.audit.audit_file on the same file: read, replay, rules (the game's audit
   context is built once beforehand and timed apart, as ``context``);
 
@@ -127,6 +128,7 @@ def main() -> int:
     kit = game("iron-dream")
     t_ctx, ctx = best(lambda: AuditContext.from_report(kit.report), 1)
     t_dec, leaves = best(lambda: decode_only(path), args.repeat)
+    t_rep, stats = best(lambda: replay_mod.replay_file(path, ctx, []), args.repeat)
     t_aud, result = best(lambda: audit_only(path, ctx), args.repeat)
     by_rule: dict = {}
     for f in result.findings:
@@ -135,9 +137,10 @@ def main() -> int:
           f"(generated in {t_gen:.2f} s)")
     print(f"context   {t_ctx * 1000:9.1f} ms  (validated game -> audit context, once per run)")
     print(f"decode    {t_dec * 1000:9.1f} ms  ({leaves / t_dec:,.0f} commands/s)")
+    print(f"replay    {t_rep * 1000:9.1f} ms  ({stats.moves / t_rep:,.0f} moves/s, no rules)")
     print(f"audit     {t_aud * 1000:9.1f} ms  ({result.moves:,} unit moves, {result.moves / t_aud:,.0f} moves/s, "
           f"{len(result.findings):,} findings {by_rule})")
-    print(f"ratio audit/decode: {t_aud / t_dec:.2f}")
+    print(f"ratio replay/decode: {t_rep / t_dec:.2f}, audit/decode: {t_aud / t_dec:.2f}")
     return 0
 
 

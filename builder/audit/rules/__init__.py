@@ -20,6 +20,8 @@ NOT_CHECKED = [
     "special stacking: Soviet 4th unit, co-stacking bans between nationalities or sides (EotID 8.2, 4.4 A, 19.1.4 A)",
     "movement allowance modifiers: out of supply, weather, doubled reinforcements (EotID 10.x, 15.3, 25.11)",
     "one-hex minimum move (EotID 10.4 A): the data has no field for it, so such moves are judged like others",
+    "unit-specific terrain costs that the data gives as notes or flags, not as a movement class (EotID mountain "
+    "units and GRPs, 21.1-21.3): such units are judged with their movement class's costs",
     "strategic, rail, sea and naval movement, air drops, retreats and advances after combat",
     "phase discipline: moving in a non-movement phase, moving twice, units that may not move",
     "combat, supply, reinforcement and replacement schedules, victory conditions",
@@ -43,10 +45,10 @@ class Rule:
     def phase(self, ev, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
 
-    def report(self, pos, unit, frm, to, message: str, entry: int) -> None:
+    def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None) -> None:
         self.result.add(Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
                                 getattr(frm, "name", frm or ""), getattr(to, "name", to or ""),
-                                self.id, self.reference, message, entry))
+                                self.id, self.reference if reference is None else reference, message, entry))
 
 
 class RuleSet(Visitor):

@@ -58,11 +58,11 @@ class ProhibitedTerrain(Rule):
         tt = self.costs.prohibited_terrain(h, ev.unit.movement_class)
         if tt is None:
             return
-        self.reference = tt.get("source") or ""
         why = "not playable" if tt.get("playable") is False else \
             f"prohibited to {ev.unit.movement_class or 'its movement class'}"
         self.report(pos, ev.unit, ev.frm, ev.to,
-                    f"{ev.to.name} is {tt.get('name') or tt.get('id')}, {why}", ev.entry)
+                    f"{ev.to.name} is {tt.get('name') or tt.get('id')}, {why}", ev.entry,
+                    reference=tt.get("source") or "")
 
 
 class MovementAllowance(Rule):

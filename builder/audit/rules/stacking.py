@@ -64,17 +64,17 @@ class Stacking(Rule):
     # ------------------------------------------------------------------ events
     def move(self, ev, pos) -> None:
         if ev.to.hex is not None:
-            self._pending[(ev.to.hex, ev.unit.side)] = ev
+            self._pending[(ev.to.hex, ev.unit.side)] = (ev.unit, ev.frm, ev.to)
 
     def add(self, ev, pos) -> None:
         if ev.unit.location.hex is not None:
-            self._pending[(ev.unit.location.hex, ev.unit.side)] = ev
+            self._pending[(ev.unit.location.hex, ev.unit.side)] = (ev.unit, None, ev.unit.location)
 
     def end_entry(self, entry, pos) -> None:
         if not self._pending:
             return
         pending, self._pending = self._pending, {}
-        for (h, side), ev in pending.items():
+        for (h, side), (unit, frm, to) in pending.items():
             units = [u for u in pos.units_at(h) if u.side == side]
             total = sum(self.weight(u) for u in units)
             limit, how = self.hex_limit(side, h)
@@ -82,8 +82,7 @@ class Stacking(Rule):
                 continue
             counted = ", ".join(f"{u.unit_id}" + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
                                 for u in units)
-            frm = getattr(ev, "frm", None)
             side_name = (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side
-            self.report(pos, ev.unit, frm, ev.unit.location,
-                        f"{side_name} has {_fmt(total)} stacking points in {ev.unit.location.name}, "
+            self.report(pos, unit, frm, to,
+                        f"{side_name} has {_fmt(total)} stacking points in {to.name}, "
                         f"limit {how}: {counted}", entry)

@@ -40,6 +40,7 @@ class TerrainCosts:
         self.grid = ctx.grid
         self._step: dict = {}
         self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
+        self._axial: dict = {}        # hex -> axial coordinates (A*'s distance)
 
     def has_costs(self) -> bool:
         return any(isinstance(t.get("movement"), dict) and t["movement"]
@@ -136,9 +137,19 @@ class TerrainCosts:
             return 0.0
         table = self._adj.setdefault((mclass, ma), {})
         unit = self.lower_bound(mclass, ma)
-        dist = self.grid.distance
+        axial = self._axial
+        to_axial = self.grid.lattice.to_axial
+        gq, gr = to_axial(goal)
+
+        def dist(h) -> int:
+            a = axial.get(h)
+            if a is None:
+                a = axial[h] = to_axial(h)
+            dq, dr = a[0] - gq, a[1] - gr
+            return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
         best = {start: 0.0}
-        heap = [(unit * dist(start, goal), 0.0, start)]
+        heap = [(unit * dist(start), 0.0, start)]
         inf = float("inf")
         bound = inf if limit is None else limit + 1e-9
         while heap:
@@ -150,7 +161,7 @@ class TerrainCosts:
             for n, c in self._adjacent(h, mclass, ma, table):
                 nd = d + c
                 if nd < best.get(n, inf):
-                    f = nd + unit * dist(n, goal) if unit else nd
+                    f = nd + unit * dist(n) if unit else nd
                     if f <= bound:
                         best[n] = nd
                         heapq.heappush(heap, (f, nd, n))
