@@ -1,8 +1,8 @@
 """Movement rules: moving into prohibited terrain; a move longer than the movement allowance.
 
-Movement phases come from the data's sequence of play: a phase whose id or name has the word
-move/movement and none of the words that mark another kind of movement (strategic, rail, sea,
-naval, air, retreat, advance, reaction). Only units of the phasing side (the player-turn's
+Movement phases come from the data's sequence of play: a phase with ``kind: movement``; for data
+without kinds, a phase whose id or name has the word move/movement and none of the words that mark
+another kind of movement (strategic, rail, sea, naval, air, retreat, advance, reaction). Only units of the phasing side (the player-turn's
 ``side``; both when it has none) are judged there, so retreats and the like are not.
 
 The allowance is the ``<Face>_movement`` Marker property of the face showing (Front_movement,
@@ -24,6 +24,8 @@ OTHER_MOVEMENT = re.compile(r"\b(strategic|rail|sea|naval|air|retreats?|advances
 
 
 def is_movement_phase(phase: dict) -> bool:
+    if "kind" in phase:   # the data says what the phase is
+        return phase["kind"] == "movement"
     text = " ".join(str(phase.get(k) or "").replace("-", " ").replace("_", " ") for k in ("id", "name"))
     return bool(MOVE_WORD.search(text)) and not OTHER_MOVEMENT.search(text)
 

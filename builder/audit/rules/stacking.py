@@ -3,7 +3,7 @@
 All from the data (``game.stacking``): ``limit``, ``by_side`` (a side's own limit), ``counts``
 (``units``: each unit weighs its type's ``unit_types[].stacking``, default 1; ``steps``: that weight
 times the unit's remaining steps), ``exempt_status`` (a unit whose Status property holds one of these
-does not count, e.g. BCS Support), and a hex's terrain ``combat.stacking_factor`` (EotID X12 halves
+does not count, e.g. BCS Support), and a hex's terrain ``stacking_factor`` (EotID X12 halves
 every limit, 8.4). Markers never count: only pieces carrying a UnitId are units.
 """
 
@@ -56,7 +56,7 @@ class Stacking(Rule):
     def hex_limit(self, side: str, h) -> tuple[float, str]:
         base = self.by_side.get(side, self.limit)
         tt = self.ctx.terrain_types.get(self.ctx.terrain(h)) or {}
-        factor = (tt.get("combat") or {}).get("stacking_factor")
+        factor = tt.get("stacking_factor")
         if isinstance(factor, (int, float)) and not isinstance(factor, bool):
             return base * factor, f"{_fmt(base)} x {_fmt(factor)} in {tt.get('name') or tt.get('id')}"
         return base, _fmt(base)
