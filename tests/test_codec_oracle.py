@@ -8,10 +8,6 @@ oracle or its set-up are not available.
 from __future__ import annotations
 
 import io
-import json
-import shutil
-import subprocess
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -51,9 +47,9 @@ from builder.vassal.traits import (
 
 from builder.vassal.placement import initial_placements
 
-from codec_support import REAL, SHARED
+from codec_support import REAL
+from oracle_support import run_oracle
 
-ORACLE = SHARED / "tools" / "vassal-oracle" / "vassal-oracle"
 pytestmark = pytest.mark.oracle
 
 MAP = "Main Map"
@@ -72,38 +68,8 @@ STACK_ID = "1700000000009"
 MODULE_NAME = "Codec Oracle Tiny"
 
 
-@lru_cache(maxsize=None)
-def _oracle_ready() -> str | None:
-    if shutil.which("java") is None:
-        return "java is not installed"
-    if not ORACLE.is_file():
-        return f"{ORACLE} not present"
-    setup = ORACLE.parent / "setup.sh"
-    try:
-        r = subprocess.run(["bash", str(setup), "--check"], capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            r = subprocess.run(["bash", str(setup)], capture_output=True, text=True, timeout=900)
-            if r.returncode != 0:
-                return "vassal-oracle set-up failed: " + (r.stderr.strip().splitlines() or ["?"])[-1]
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"vassal-oracle set-up could not run: {exc}"
-    return None
-
-
 def _run_oracle(module: Path, save: Path) -> dict:
-    reason = _oracle_ready()
-    if reason:
-        pytest.skip(reason)
-    r = subprocess.run(["bash", str(ORACLE), str(module), "--save", str(save), "--exec", "--json"],
-                       capture_output=True, text=True, timeout=600)
-    if r.returncode in (69, 70):
-        pytest.skip(f"vassal-oracle cannot run here (exit {r.returncode}): {r.stderr.strip()[-300:]}")
-    try:
-        report = json.loads(r.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(f"oracle exit {r.returncode}, no JSON: {r.stderr[-2000:]}")
-    report["_exit"] = r.returncode
-    return report
+    return run_oracle(module, "--save", str(save), "--exec")
 
 
 def _png(w: int, h: int, rgb: tuple[int, int, int]) -> bytes:
@@ -305,13 +271,7 @@ def test_engine_builds_every_modeled_trait_from_our_type_strings(tmp_path):
 
 
 def _run_oracle_module(module: Path) -> dict:
-    reason = _oracle_ready()
-    if reason:
-        pytest.skip(reason)
-    r = subprocess.run(["bash", str(ORACLE), str(module), "--json"], capture_output=True, text=True, timeout=600)
-    if r.returncode in (69, 70):
-        pytest.skip(f"vassal-oracle cannot run here (exit {r.returncode})")
-    return json.loads(r.stdout)
+    return run_oracle(module)
 
 
 @pytest.mark.shared

@@ -4,21 +4,18 @@ with the real engine (../shared/tools/vassal-oracle; skipped when it cannot run)
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from builder.lint import lint
+from oracle_support import run_oracle
 from test_lint_support import entries, write
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("VASSAL_BUILDER_SHARED", REPO.parent / "shared"))
 REAL = SHARED / "real-vassal"
-ORACLE = SHARED / "tools" / "vassal-oracle" / "vassal-oracle"
 
 @pytest.mark.parametrize("game", ["iron-dream", "panzers-last-stand"])
 def test_shipped_modules_lint_clean(game):
@@ -60,24 +57,10 @@ def test_almoravid_marker_uses_an_undefined_prototype():
 
 @pytest.mark.oracle
 def test_oracle_and_lint_agree_on_a_missing_image(tmp_path):
-    if shutil.which("java") is None:
-        pytest.skip("java is not installed")
-    if not ORACLE.is_file():
-        pytest.skip(f"{ORACLE} not present")
     ents = entries()
     del ents["images/red-2-front.png"]
     p = write("oracle-missing.vmod", ents)
-    try:
-        run = subprocess.run(["bash", str(ORACLE), str(p), "--json"], capture_output=True, text=True,
-                             timeout=300)
-    except subprocess.TimeoutExpired:
-        pytest.skip("vassal-oracle timed out")
-    if run.returncode in (69, 70, 124):
-        pytest.skip(f"vassal-oracle cannot run here (exit {run.returncode}): {run.stderr.strip()[-300:]}")
-    try:
-        report = json.loads(run.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(f"oracle exit {run.returncode}, no JSON: {run.stderr[-2000:]}")
+    report = run_oracle(p, timeout=300)
     assert report.get("loaded") is True, report.get("load_error")
     ours = sorted({f.message.split("'")[1] for f in lint(p).findings if f.check == "images.missing"})
     assert report["images"]["missing"] == ours == ["red-2-front.png"]

@@ -6,20 +6,13 @@ Skipped cleanly when the oracle cannot run (no java, set-up failure: wrapper exi
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
+from oracle_support import run_oracle
 from test_module_support import GAMES, plans, report, vmod
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("VASSAL_BUILDER_SHARED", REPO.parent / "shared"))
-ORACLE = SHARED / "tools" / "vassal-oracle" / "vassal-oracle"
 pytestmark = pytest.mark.oracle
 
 # The 3.6.0 snapshot engine flags every module saved as 3.6.0 as "newer"; nothing else is accepted.
@@ -34,23 +27,7 @@ NOTICES = {
 
 @lru_cache(maxsize=None)
 def oracle(game: str) -> dict:
-    if shutil.which("java") is None:
-        pytest.skip("java is not installed")
-    if not ORACLE.is_file():
-        pytest.skip(f"{ORACLE} not present")
-    try:
-        r = subprocess.run(["bash", str(ORACLE), str(vmod(game)), "--setups", "--draw", "--json"],
-                           capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        pytest.fail("vassal-oracle timed out")
-    if r.returncode in (69, 70):
-        pytest.skip(f"vassal-oracle cannot run here (exit {r.returncode}): {r.stderr.strip()[-300:]}")
-    try:
-        out = json.loads(r.stdout)
-    except json.JSONDecodeError:
-        pytest.fail(f"oracle exit {r.returncode}, no JSON: {r.stderr[-2000:]}")
-    out["_exit"] = r.returncode
-    return out
+    return run_oracle(vmod(game), "--setups", "--draw")
 
 
 @pytest.mark.parametrize("game", GAMES)

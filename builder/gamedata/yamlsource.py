@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 try:  # libyaml parses about ten times faster than the pure-Python parser and gives the same marks
     from yaml.cyaml import CParser as _CParser
