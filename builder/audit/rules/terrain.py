@@ -3,8 +3,9 @@
 A step a -> b costs the terrain of b (``terrain_types[].movement``: the unit's movement class, else
 ``all``) plus every hexside feature on the a|b side (``hexside_types[].movement``: extra cost to
 cross). Two features replace that sum when cheaper: a line (road, railway: ``lines`` running a -> b,
-``line_types[].movement`` = cost along the line) and a hexside type drawn ``style: crossing`` (the
-EotID road-hexside symbol: "entering through a road hexside costs 1", 10.11). ``prohibited``
+``line_types[].movement`` = cost along the line) and a hexside type with ``movement_mode: replace`` (the
+EotID road-hexside symbol: "entering through a road hexside costs 1", 10.11; data without a mode: ``style:
+ crossing``). ``prohibited``
 anywhere (terrain, hexside) or ``playable: false`` terrain blocks the step. ``all`` costs the
 unit's whole MA, ``half`` half of it. A terrain type without a cost for the class costs 1.
 """
@@ -91,7 +92,7 @@ class TerrainCosts:
             n = _number(hv, ma)
             if n is None:
                 continue
-            if ht.get("style") == "crossing":
+            if _replaces(ht):
                 replace.append(n)
             else:
                 base += n
@@ -121,7 +122,7 @@ class TerrainCosts:
             for tt in ctx.terrain_types.values():
                 costs.append(_number(_cost(tt.get("movement"), mclass), ma))
             for ht in ctx.hexside_types.values():
-                if ht.get("style") == "crossing":
+                if _replaces(ht):
                     costs.append(_number(_cost(ht.get("movement"), mclass), ma))
             for lt in ctx.line_types.values():
                 costs.append(_number(_cost(lt.get("movement"), mclass), ma))
@@ -170,3 +171,10 @@ class TerrainCosts:
     def within(self, start, goal, mclass: str, ma: float) -> bool:
         """Whether goal can be reached from start for at most *ma* (a search bounded by *ma*)."""
         return self.cheapest(start, goal, mclass, ma, limit=ma) is not None
+
+
+def _replaces(hexside_type: dict) -> bool:
+    """Whether crossing this hexside replaces the terrain cost (a road) rather than adding to it.
+    Data without ``movement_mode``: a hexside drawn ``style: crossing`` is read as a road."""
+    mode = hexside_type.get("movement_mode")
+    return mode == "replace" if mode else hexside_type.get("style") == "crossing"
