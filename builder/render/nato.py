@@ -273,29 +273,19 @@ def _marine(p: Pen):
     p.circle(0.5, 0.13, 0.05)
 
 
-@glyph("security")
-def _security(p: Pen):
-    p.text("SEC", 0.5, 0.2, 0.26)
+# Glyphs that APP-6 draws as a short text in the upper part of the frame.
+TEXT_GLYPHS = {"security": ("SEC", 0.26), "police": ("MP", 0.26), "training": ("TRG", 0.26),
+               "militia": ("MIL", 0.26), "partisan": ("G", 0.3)}
 
 
-@glyph("police")
-def _police(p: Pen):
-    p.text("MP", 0.5, 0.2, 0.26)
+def _text_glyph(text: str, size: float):
+    def draw(p: Pen):
+        p.text(text, 0.5, 0.2, size)
+    return draw
 
 
-@glyph("training")
-def _training(p: Pen):
-    p.text("TRG", 0.5, 0.2, 0.26)
-
-
-@glyph("militia")
-def _militia(p: Pen):
-    p.text("MIL", 0.5, 0.2, 0.26)
-
-
-@glyph("partisan")
-def _partisan(p: Pen):
-    p.text("G", 0.5, 0.2, 0.3)
+for _name, (_text, _size) in TEXT_GLYPHS.items():
+    glyph(_name)(_text_glyph(_text, _size))
 
 
 @glyph("jaeger")
