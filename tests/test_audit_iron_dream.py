@@ -83,3 +83,18 @@ def test_moving_into_the_sea(kit, tmp_path):
     assert [(f.rule, f.frm, f.to, f.reference) for f in r.findings] == [
         ("prohibited-terrain", "Z3", "Z2", "14.17 A")]
     assert "All-sea, not playable" in r.findings[0].message
+
+
+def test_mountain_units_cross_mountains_cheaper(kit, tmp_path):
+    """21.1 B: mountain units pay rough for mountain; 21.2: the German paratroops move as mountain units.
+    The same N1 -> K2 move that costs an infantry corps 7 MP is legal for the 49 Mtn corps (MA 5)."""
+    g = kit.report.grid
+    costs = TerrainCosts(kit.ctx)
+    mtn = costs.cheapest(g.parse("N1"), g.parse("K2"), "mountain", 5)
+    assert mtn < costs.cheapest(g.parse("N1"), g.parse("K2"), "non-mechanized", 5)
+    assert kit.defs["ger-mtn-49"].properties["MovementClass"] == "mountain"
+    assert kit.defs["ger-para-1"].properties["MovementClass"] == "mountain"
+    lb = LogBuilder(kit, {"ger-mtn-49": "N1"}, turn=3, player_turn=AXIS, phase=AXIS_OPERATIONAL)
+    lb.move("ger-mtn-49", "K2")
+    r = audit_file(kit.ctx, lb.write(tmp_path / "mtn49.vlog"))
+    assert mtn == 5 and r.findings == [], (mtn, r.findings)

@@ -158,7 +158,8 @@ class Checker:
             return base + (key,) if key in raw else base
         for key, coll, what in (("nationality", "nationalities", "nationality"), ("side", "sides", "side"),
                                 ("type", "unit_types", "unit type"), ("size", "sizes", "unit size"),
-                                ("formation", "formations", "formation"), ("layout", "layouts", "counter layout")):
+                                ("formation", "formations", "formation"), ("layout", "layouts", "counter layout"),
+                                ("movement_class", "movement_classes", "movement class")):
             self.ref(self.doc, at(key), unit.get(key), coll, what)
         if not template:
             # A misspelt key is already reported with its likely meaning; don't also call it missing.
