@@ -3,7 +3,7 @@
 Each subcommand lives in ``builder/commands/<name>.py`` with ``register(subparsers)``
 (adds its parser) and ``run(args) -> int`` (the exit code). Exit codes follow common
 conventions: 0 success, 1 the input has errors (validation, illegal moves), 2 usage
-error, 3 a subcommand this version cannot run yet, 130 interrupted.
+error, 3 a build step this version cannot run, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -17,23 +17,14 @@ from builder import __version__
 # Order is the order shown in --help.
 COMMANDS = {
     "validate": "check a game's data against the schemas and cross-references",
-    "build": "render maps and counters and package the VASSAL module into dist/",
+    "build": "render maps and counters, package the VASSAL module and counter sheets into dist/",
     "sheets": "write printable counter sheets (PDF) with duplex-aligned backs",
     "dump": "decode a VASSAL save (.vsav) or log (.vlog) and print its commands",
     "lint": "check an existing VASSAL module (.vmod) for problems",
     "audit": "replay a save or log and report moves that break the game's rules",
 }
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
-
-
-def _load(name: str):
-    try:
-        return importlib.import_module(f"builder.commands.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"builder.commands.{name}":
-            return None
-        raise
+EXIT_OK, EXIT_USAGE = 0, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,23 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in COMMANDS.items():
-        module = _load(name)
-        if module is None:
-            p = sub.add_parser(name, help=f"{summary} (not available in this version)",
-                               description=f"{summary}. Not available in this version yet.")
-            p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-            p.set_defaults(func=_unavailable(name))
-        else:
-            p = module.register(sub, name, summary)
-            p.set_defaults(func=module.run)
+        module = importlib.import_module(f"builder.commands.{name}")
+        p = module.register(sub, name, summary)
+        p.set_defaults(func=module.run)
     return parser
-
-
-def _unavailable(name: str):
-    def run(args) -> int:
-        print(f"vassal-builder: '{name}' is not available in this version yet", file=sys.stderr)
-        return EXIT_UNAVAILABLE
-    return run
 
 
 def main(argv: list[str] | None = None) -> int:

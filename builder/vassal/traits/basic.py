@@ -81,7 +81,22 @@ class BasicPiece(Trait):
         return d
 
 
-class Stack(Trait):
+class _Located:
+    """Map and position of a Stack or Deck state, whose ``_parse()`` starts (map, x, y, ...)."""
+
+    __slots__ = ()
+
+    @property
+    def map_id(self) -> str | None:
+        return self._parse()[0]
+
+    @property
+    def position(self) -> tuple[int, int]:
+        p = self._parse()
+        return (p[1], p[2])
+
+
+class Stack(_Located, Trait):
     """``stack`` — state ``map;x;y;id1;…;idN;@@layer`` (members bottom first)."""
 
     ID = "stack"
@@ -118,15 +133,6 @@ class Stack(Trait):
             else:
                 members.append(tok)
         return map_id, x, y, members, layer
-
-    @property
-    def map_id(self) -> str | None:
-        return self._parse()[0]
-
-    @property
-    def position(self) -> tuple[int, int]:
-        p = self._parse()
-        return (p[1], p[2])
 
     @property
     def members(self) -> list[str]:
@@ -171,7 +177,7 @@ _DECK_FIELDS = (
 )
 
 
-class Deck(Trait):
+class Deck(_Located, Trait):
     """``deck;…`` (49 fields) — state ``map;x;y;faceDown;<comma-encoded member ids>``."""
 
     ID = "deck;"
@@ -189,15 +195,6 @@ class Deck(Trait):
         face_down = len(t) > 3 and t[3] == "true"
         members = decode(t[4], ",") if len(t) > 4 and t[4] else []
         return map_id, x or 0, y or 0, face_down, members
-
-    @property
-    def map_id(self) -> str | None:
-        return self._parse()[0]
-
-    @property
-    def position(self) -> tuple[int, int]:
-        p = self._parse()
-        return (p[1], p[2])
 
     @property
     def members(self) -> list[str]:
