@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from builder.commands.common import Refused, valid_game
-from builder.gamedata.sources import REPO_ROOT, shipped_games
+from builder.gamedata.sources import shipped_games
 from builder.errors import BuildError
 from builder.progress import Progress
 
@@ -34,7 +34,7 @@ def register(sub, name, summary):
     p.add_argument("games", metavar="GAME", nargs="*", help="shipped game names or paths (default: all shipped games)")
     p.add_argument("--only", choices=sorted(STEPS), action="append",
                    help="build only this step (repeatable): map, counters, module or sheets")
-    p.add_argument("--out", type=Path, default=None, help="output folder (default: dist/ in the repository)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: ./dist in the current folder)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
@@ -54,7 +54,7 @@ def run(args) -> int:
     if not games:
         print("vassal-builder: build: no games to build", file=sys.stderr)
         return 2
-    out_root = args.out or (REPO_ROOT / "dist")
+    out_root = args.out or Path("dist")
     progress = Progress(enabled=not args.quiet)
     steps = args.only or list(STEPS)
     result, status = {}, 0

@@ -7,14 +7,13 @@ from pathlib import Path
 
 from builder.errors import BuildError
 from builder.commands.common import Refused, valid_game
-from builder.gamedata.sources import REPO_ROOT
 from builder.progress import Progress
 from builder.publish.sheet_layout import PAPER_MM
 
 
 def register(sub, name, summary):
     p = sub.add_parser(name, help=summary, description=(
-        "Write GAME's counters as a printable PDF (default dist/GAME-counters.pdf): every counter at its true "
+        "Write GAME's counters as a printable PDF (default ./dist/GAME-counters.pdf in the current folder): every counter at its true "
         "size in its printed quantity, grouped by side and nationality, each front page followed by its backs "
         "mirrored for long-edge duplex, with crop marks and a last calibration sheet to measure the printer's "
         "back offset. Exits 1 if the game does not validate or a counter cannot be drawn, 2 on bad arguments."))
@@ -28,7 +27,7 @@ def register(sub, name, summary):
     p.add_argument("--no-crop-marks", action="store_true", help="omit crop marks")
     p.add_argument("--no-calibration", action="store_true", help="omit the duplex calibration sheet")
     p.add_argument("--dpi", type=int, default=None, help="counter image resolution (default the game's print_dpi)")
-    p.add_argument("--out", type=Path, default=None, help="PDF path (default dist/GAME-counters.pdf)")
+    p.add_argument("--out", type=Path, default=None, help="PDF path (default ./dist/GAME-counters.pdf in the current folder)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     return p
 
@@ -61,7 +60,7 @@ def run(args) -> int:
         report = valid_game(args.game, "sheets", "no sheets written")
     except Refused as exc:
         return exc.code
-    out = args.out or (REPO_ROOT / "dist" / f"{report.game}-counters.pdf")
+    out = args.out or (Path("dist") / f"{report.game}-counters.pdf")
     progress = Progress(enabled=not args.quiet)
     try:
         facts = write_sheets(report.model, out, args.paper, offset, args.bleed, not args.no_crop_marks,

@@ -6,7 +6,6 @@ import difflib
 import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -14,8 +13,8 @@ from referencing import Registry, Resource
 
 from builder.gamedata.diagnostics import Diagnostic, format_path
 from builder.gamedata.yamlsource import locate, locate_key
+from builder.shipped import SCHEMA_DIR
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 GAME_SCHEMA_ID = "https://vassal-builder.dev/schemas/game.schema.json"
 MAP_SCHEMA_ID = "https://vassal-builder.dev/schemas/map.schema.json"
 

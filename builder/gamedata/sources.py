@@ -15,12 +15,14 @@ from pathlib import Path
 
 from builder.gamedata.diagnostics import Diagnostic
 from builder.gamedata.yamlsource import SourceList, SourceMap, YamlError, load_file
+from builder.shipped import DATA_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+# The shipped games: counters/ and maps/ in the checkout, or their copies in an installed wheel.
+GAMES_ROOT = DATA_ROOT
 MAX_FILES = 500
 
 
-def shipped_games(root: Path = REPO_ROOT) -> list[str]:
+def shipped_games(root: Path = GAMES_ROOT) -> list[str]:
     counters = root / "counters"
     if not counters.is_dir():
         return []
@@ -46,7 +48,7 @@ class GameSources:
             return str(path)
 
 
-def find_game(game: str, root: Path = REPO_ROOT, cwd: Path | None = None) -> GameSources:
+def find_game(game: str, root: Path = GAMES_ROOT, cwd: Path | None = None) -> GameSources:
     cwd = cwd or Path.cwd()
     as_path = Path(game)
     looks_like_path = os.sep in game or game.endswith((".yaml", ".yml")) or game in (".", "..") or (cwd / game).exists()

@@ -38,12 +38,16 @@ def validate_game(game_arg: str) -> Report:
 def validate_sources(sources: GameSources) -> Report:
     report = Report(sources.name)
     loaded = load_merged(sources.counter_files, sources.display)
+    map_paths = resolve_map(loaded.data, sources) if loaded.data else None
+    inside = {p.resolve() for p in map_paths or ()} & {p.resolve() for p in sources.counter_files}
+    if inside:  # a game folder holding its map file too: the map is not game data
+        sources.counter_files = [p for p in sources.counter_files if p.resolve() not in inside]
+        loaded = load_merged(sources.counter_files, sources.display)
     diags = list(loaded.diagnostics)
     doc = loaded.data
     if doc:
         diags += schemacheck.check(doc, schemacheck.GAME_SCHEMA_ID)
     map_doc, grid = None, None
-    map_paths = resolve_map(doc, sources) if doc else None
     if map_paths:
         if len(map_paths) == 1 and not map_paths[0].is_file():
             file, line, col = locate(doc, ("game", "map"))
