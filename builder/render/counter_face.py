@@ -108,10 +108,11 @@ def slot_box(at: str, frame) -> tuple[tuple[float, float, float, float], str]:
 
 # ---------------------------------------------------------------- units
 def _value_of(game, unit, values, name):
-    if name == "movement_class":
-        return ct.unit_field(game, unit, "movement_class")
-    if name in values:
+    """A face value first (BCS 1.1a: each face's own movement class colours its MA), then the unit's field."""
+    if values.get(name) is not None:
         return values[name]
+    if name == "movement_class":
+        return unit.get(name) or ct.unit_field(game, unit, "movement_class")
     return unit.get(name)
 
 
