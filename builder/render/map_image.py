@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from builder.geometry.vassal_derive import board_bounds
 from builder.progress import SILENT
-from builder.render import fonts
+from builder.render import fonts, map_lines
 from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
                                       draw_pattern, rgba, star, swastika)
 
@@ -221,14 +221,15 @@ def _arrow_target(data, a, b):
 
 
 def _lines(draw, data, origin, sc, on_board):
-    grid = data.grid
     ox, oy = origin
-    for kind, path in data.lines:
+    drawn = map_lines.polylines(data)
+    # Roads first, railways over them (beside them where they share hexes, see map_lines).
+    for kind, path, points in sorted(drawn, key=lambda t: map_lines.is_railway(t[0])):
         if not any(h in on_board for h in path):
             continue
         colour = rgba(kind["color"], f"line type {kind['id']}")
         w = max(1, round(sc.size * float(kind.get("width", 0.05))))
-        pts = [(x - ox, y - oy) for x, y in (grid.centre(h) for h in path)]
+        pts = [(x - ox, y - oy) for x, y in points]
         style = kind.get("style", "solid")
         if style == "double":
             draw.line(pts, fill=INK, width=w + 2, joint="curve")
