@@ -172,7 +172,7 @@ def test_position_tracks_flips_removals_and_boxes(kit, tmp_path):
 
     stats = Replayer(kit.ctx, [Events()]).run(read_commands(lb.write(tmp_path / "e.vlog")))
     assert seen == [("flip", "blue-1", 1, 2), ("remove", "blue-2"),
-                    ("move", "red-2", "zone", "Reinforcements: Blue", "J5"), ("factor", "2")]
+                    ("move", "red-2", "zone", "Reinforcements: Red", "J5"), ("factor", "2")]
     assert stats.units == 5 and stats.is_log
 
 
