@@ -43,6 +43,23 @@ class Unit:
 
 
 @dataclass
+class MarkerPiece:
+    """A marker piece (carries our ``MarkerId``): which marker, the face level showing, where it is."""
+
+    piece_id: str
+    marker_id: str
+    kind: str
+    level: int = 1
+    location: Location = NOWHERE
+    face_index: int | None = None
+    layer_types: list = field(default_factory=list, repr=False)
+
+    @property
+    def hex(self) -> Hex | None:
+        return self.location.hex
+
+
+@dataclass
 class Position:
     ctx: AuditContext
     units: dict = field(default_factory=dict)          # piece id -> Unit
@@ -52,6 +69,8 @@ class Position:
     phase: PhaseInfo | None = None
     tracker: str | None = None
     by_hex: dict = field(default_factory=dict)         # Hex -> {piece id: Unit}
+    markers: dict = field(default_factory=dict)        # piece id -> MarkerPiece
+    save_description: str = ""                         # the save's own description (savedata)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -67,6 +86,30 @@ class Position:
     def factor(self, unit: Unit, value_id: str) -> str | None:
         """The unit's value on the face showing, from its ``<Face>_<value>`` Marker property."""
         return unit.props.get(f"{self.ctx.face_key(unit.unit_id, unit.level)}_{value_id}")
+
+    def markers_at(self, loc: Location | Hex) -> list[MarkerPiece]:
+        """Markers at a hex (or a location name: a box, a zone)."""
+        if isinstance(loc, Location):
+            return [m for m in self.markers.values() if m.location.map == loc.map and m.location.name == loc.name]
+        return [m for m in self.markers.values() if m.location.hex == loc]
+
+    def markers_with(self, unit: Unit) -> list[MarkerPiece]:
+        """The markers a unit carries: those above it in its stack, up to the next unit (VASSAL players
+        put a unit's markers on top of it)."""
+        sid = self.parent.get(unit.piece_id)
+        if sid is None:
+            return []
+        members = self.stacks.get(sid, [])
+        out, seen = [], False
+        for m in members:
+            if m == unit.piece_id:
+                seen = True
+            elif seen:
+                if m in self.units:
+                    break
+                if m in self.markers:
+                    out.append(self.markers[m])
+        return out
 
     def location_of(self, piece_id: str) -> Location | None:
         u = self.units.get(piece_id)
@@ -98,6 +141,8 @@ class Position:
             self.set_location(u, loc)
         else:
             self.others[piece_id] = loc
+            if piece_id in self.markers:
+                self.markers[piece_id].location = loc
 
     def leave_stack(self, piece_id: str) -> None:
         sid = self.parent.pop(piece_id, None)
@@ -137,6 +182,7 @@ class Position:
         for m in members or []:
             self.parent.pop(m, None)
         self.others.pop(piece_id, None)
+        self.markers.pop(piece_id, None)
         u = self.units.pop(piece_id, None)
         if u is not None and u.location.hex is not None:
             self.by_hex.get(u.location.hex, {}).pop(piece_id, None)

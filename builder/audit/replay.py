@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from builder.audit.context import AuditContext, Location, PhaseInfo
 from builder.audit.errors import AuditInputError
-from builder.audit.position import Position, Unit
+from builder.audit.position import MarkerPiece, Position, Unit
 from builder.vassal.commands import (AddPiece, ChangePiece, Command, Compound, EndSave, Log, Malformed,
                                      MovePiece, RemovePiece, TurnTracker, Undo, iter_leaves)
 from builder.vassal.errors import VassalFormatError
@@ -67,6 +67,19 @@ class AddEvent:
 
 
 @dataclass
+class MarkerEvent:
+    """A marker added, moved, flipped (face level) or removed: ``kind`` add | move | flip | remove."""
+
+    marker: object            # position.MarkerPiece
+    kind: str
+    frm: Location | None
+    to: Location | None
+    entry: int
+    undo: bool = False
+    old_level: int = 1
+
+
+@dataclass
 class PhaseEvent:
     old: PhaseInfo | None
     new: PhaseInfo
@@ -82,6 +95,7 @@ class Visitor:
     def remove(self, ev: RemoveEvent, pos: Position) -> None: ...
     def add(self, ev: AddEvent, pos: Position) -> None: ...
     def phase(self, ev: PhaseEvent, pos: Position) -> None: ...
+    def marker(self, ev: MarkerEvent, pos: Position) -> None: ...
     def end_entry(self, entry: int, pos: Position) -> None: ...
     def end(self, pos: Position) -> None: ...
 
@@ -100,11 +114,30 @@ class ReplayStats:
 # ---------------------------------------------------------------------- reading
 def read_commands(path):
     """The command tree of a save or log; AuditInputError (one line) if it cannot be read."""
+    return read_save_file(path).commands
+
+
+def save_description(save) -> str:
+    """The description VASSAL stores in a save's ``savedata`` (our scenario saves: the scenario's name)."""
+    raw = save.savedata
+    if not raw:
+        return ""
+    try:
+        from lxml import etree
+        el = etree.fromstring(raw).find("description")
+    except Exception:                       # noqa: BLE001 - metadata is optional; never fail on it
+        return ""
+    return (el.text or "").strip() if el is not None else ""
+
+
+def read_save_file(path):
+    """The save or log as a SaveFile; AuditInputError (one line) if it cannot be read."""
     from builder.vassal.savefile import read_save
     name = os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
     try:
         save = read_save(path)
-        return save.commands
+        save.commands                       # decode now, so a bad command text fails here
+        return save
     except FileNotFoundError:
         raise AuditInputError(f"{name}: no such file") from None
     except OSError as exc:
@@ -116,7 +149,10 @@ def read_commands(path):
 
 
 def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:
-    return Replayer(ctx, visitors).run(read_commands(path))
+    save = read_save_file(path)
+    replayer = Replayer(ctx, visitors)
+    replayer.pos.save_description = save_description(save)
+    return replayer.run(save.commands)
 
 
 # ---------------------------------------------------------------------- replayer
@@ -240,6 +276,8 @@ class Replayer:
         if not uid:
             if "MarkerId" not in props:
                 self.stats.foreign += 1
+            else:
+                self._add_marker(pid, props, piece, c, loc)
             self.pos.others[pid] = loc
             return
         if uid not in self.ctx.defs:
@@ -256,6 +294,18 @@ class Replayer:
         self.pos.add_unit(unit)
         if not self._setup:
             self._emit("add", AddEvent(unit, self._entry, self._undo))
+
+    def _add_marker(self, pid, props, piece, c, loc) -> None:
+        face_i, level = None, 1
+        for i, t in enumerate(piece.layers):
+            if isinstance(t, Embellishment) and t.get("name") == FACE_LAYER:
+                face_i, level = i, t.level or 1
+                break
+        mk = MarkerPiece(pid, props.get("MarkerId", ""), props.get("Kind", ""), level, loc, face_i,
+                         split_layers(c.type_string))
+        self.pos.markers[pid] = mk
+        if not self._setup:
+            self._emit("marker", MarkerEvent(mk, "add", None, loc, self._entry, self._undo))
 
     def _move(self, c: MovePiece) -> None:
         pid = c.piece_id
@@ -280,6 +330,11 @@ class Replayer:
         u = self.pos.units.get(pid)
         if u is None:
             self.pos.others[pid] = new
+            mk = self.pos.markers.get(pid)
+            if mk is not None:
+                old, mk.location = mk.location, new
+                if not self._setup:
+                    self._emit("marker", MarkerEvent(mk, "move", old, new, self._entry, self._undo))
             return
         old = u.location
         self.pos.set_location(u, new)
@@ -288,6 +343,10 @@ class Replayer:
 
     def _change(self, c: ChangePiece) -> None:
         u = self.pos.units.get(c.piece_id)
+        mk = self.pos.markers.get(c.piece_id)
+        if u is None and mk is not None:
+            self._change_marker(mk, c)
+            return
         if u is None:
             if c.piece_id not in self.pos.others:
                 self._unknown_ids[c.piece_id] = self._unknown_ids.get(c.piece_id, 0) + 1
@@ -308,7 +367,25 @@ class Replayer:
             old, u.level = u.level, level
             self._emit("flip", FlipEvent(u, old, level, self._entry, self._undo))
 
+    def _change_marker(self, mk: MarkerPiece, c: ChangePiece) -> None:
+        if mk.face_index is None:
+            return
+        try:
+            states = split_layers(c.new_state)
+            level = trait_from_type(mk.layer_types[mk.face_index], states[mk.face_index]).level or 1
+        except (VassalFormatError, IndexError, AttributeError):
+            self._bad_pieces += 1
+            return
+        if level != mk.level:
+            old, mk.level = mk.level, level
+            if not self._setup:
+                self._emit("marker", MarkerEvent(mk, "flip", mk.location, mk.location, self._entry,
+                                                 self._undo, old))
+
     def _remove(self, c: RemovePiece) -> None:
+        mk = self.pos.markers.get(c.piece_id)
+        if mk is not None and not self._setup:
+            self._emit("marker", MarkerEvent(mk, "remove", mk.location, None, self._entry, self._undo))
         u = self.pos.remove(c.piece_id)
         if u is not None and not self._setup:
             self._emit("remove", RemoveEvent(u, self._entry, self._undo))

@@ -43,12 +43,40 @@ class Rule:
     def add(self, ev, pos) -> None: ...
     def remove(self, ev, pos) -> None: ...
     def phase(self, ev, pos) -> None: ...
+    def marker(self, ev, pos) -> None: ...
+    def begin(self, pos) -> None: ...
+    def end(self, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
 
     def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None) -> None:
         self.result.add(Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
                                 getattr(frm, "name", frm or ""), getattr(to, "name", to or ""),
                                 self.id, self.reference if reference is None else reference, message, entry))
+
+
+def checks() -> dict:
+    """``check`` name in the data's ``rules`` -> the rule class that judges it."""
+    from .setup import SetupConformance
+    return {"setup": SetupConformance}
+
+
+def rules_from_data(ctx) -> tuple[list, list]:
+    """The game data's ``rules`` list: each entry names its rule ID, reference and the check that judges
+    it with its parameters; an entry with ``check: none`` is a rule left out, with why."""
+    known = checks()
+    rules, not_checked = [], []
+    for spec in ctx.game.doc.get("rules") or []:
+        if not isinstance(spec, dict):
+            continue
+        check = spec.get("check")
+        cls = known.get(check)
+        if cls is None:
+            why = spec.get("why") or (f"no check named {check!r} in this version" if check != "none" else "")
+            not_checked.append(f"{spec.get('id')} ({spec.get('reference') or ''}): {spec.get('name') or ''}"
+                               + (f": {why}" if why else ""))
+            continue
+        rules.append(cls(ctx, spec))
+    return rules, not_checked
 
 
 class RuleSet(Visitor):
@@ -87,7 +115,8 @@ class RuleSet(Visitor):
                 if not movement_phase_ids(ctx):
                     not_checked.insert(0, "movement allowance: no phase of the sequence of play is an "
                                           "(operational) movement phase by its id or name")
-        return cls(rules, not_checked)
+        data_rules, data_not_checked = rules_from_data(ctx)
+        return cls(rules + data_rules, data_not_checked + not_checked)
 
     def bind(self, result) -> None:
         for r in self.rules:
@@ -120,6 +149,19 @@ class RuleSet(Visitor):
     def phase(self, ev, pos) -> None:
         for r in self.rules:
             r.phase(ev, pos)
+
+    def marker(self, ev, pos) -> None:
+        if not ev.undo:
+            for r in self.rules:
+                r.marker(ev, pos)
+
+    def begin(self, pos) -> None:
+        for r in self.rules:
+            r.begin(pos)
+
+    def end(self, pos) -> None:
+        for r in self.rules:
+            r.end(pos)
 
     def end_entry(self, entry, pos) -> None:
         for r in self.rules:
