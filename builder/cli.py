@@ -1,9 +1,8 @@
 """The ``vassal-builder`` command line.
 
 Each subcommand lives in ``builder/commands/<name>.py`` with ``register(subparsers)``
-(adds its parser) and ``run(args) -> int`` (the exit code). Exit codes follow common
-conventions: 0 success, 1 the input has errors (validation, illegal moves), 2 usage
-error, 3 a build step this version cannot run, 130 interrupted.
+(adds its parser) and ``run(args) -> int`` (the exit code). Every command uses the one table
+of exit codes in :data:`EXIT_CODES` (shown in each --help and in the README).
 """
 
 from __future__ import annotations
@@ -26,6 +25,27 @@ COMMANDS = {
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
+#: The exit codes of every command (README "Exit codes" says the same).
+EXIT_CODES = """exit status (the same for every command):
+  0    success
+  1    the input has problems or findings: validation errors, lint errors, illegal moves,
+       a save cut short, a build step that failed
+  2    usage error, or an input that cannot be used: file not found, a folder, device or
+       pipe where a file is expected, not a save or module, a foreign module, a bad --out
+  3    a step this version cannot run
+  130  interrupted"""
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Wraps descriptions as usual but prints the exit-code table as it is laid out."""
+
+    def _fill_text(self, text, width, indent):
+        head, sep, table = text.partition("exit status")
+        if not sep:
+            return super()._fill_text(text, width, indent)
+        table = "\n".join(indent + line for line in (sep + table).splitlines())
+        return f"{super()._fill_text(head, width, indent)}\n\n{table}" if head.strip() else table
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -33,13 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Build VASSAL modules, counters, maps and counter sheets from YAML game data, "
         "and audit VASSAL saves and logs.",
         epilog="GAME is a shipped game name (iron-dream, panzers-last-stand) or the path to a "
-        "game's data folder or counters file. Run 'vassal-builder COMMAND --help' for details.",
+        "game's data folder or counters file. Run 'vassal-builder COMMAND --help' for details.\n\n"
+        + EXIT_CODES,
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary in COMMANDS.items():
         module = importlib.import_module(f"builder.commands.{name}")
         p = module.register(sub, name, summary)
+        p.formatter_class = _HelpFormatter
+        p.epilog = f"{p.epilog}\n\n{EXIT_CODES}" if p.epilog else EXIT_CODES
         p.set_defaults(func=module.run)
     return parser
 

@@ -74,17 +74,17 @@ def test_text_output_one_line_per_command(capsys, log_file):
     assert any("Player 'Alice' sits as 'Blue'" in l for l in lines)
 
 
-@pytest.mark.parametrize("content,message", [
-    (b"not a zip", "not a ZIP"),
-    (None, "truncated|not a readable ZIP"),
-    (zip_bytes({"savedGame": b"!VCSK41zz"}), "corrupt hex"),
+@pytest.mark.parametrize("content,message,status", [
+    (b"not a zip", "not a ZIP", 2),                                 # not a save at all
+    (None, "truncated|not a readable ZIP", 1),                      # a damaged save
+    (zip_bytes({"savedGame": b"!VCSK41zz"}), "corrupt hex", 1),
 ])
-def test_unreadable_file_exits_1_with_one_line(capsys, tmp_path, content, message):
+def test_unreadable_file_exits_with_one_line(capsys, tmp_path, content, message, status):
     import re
     p = tmp_path / "bad.vsav"
     p.write_bytes(content if content is not None else sample_save_bytes()[:100])
     code, out, err = _run(capsys, p)
-    assert code == 1 and out == ""
+    assert code == status and out == ""
     assert err.count("\n") == 1 and err.startswith(f"vassal-builder: dump: {p}: ")
     assert re.search(message, err)
     assert "Traceback" not in err
@@ -92,7 +92,7 @@ def test_unreadable_file_exits_1_with_one_line(capsys, tmp_path, content, messag
 
 def test_missing_file_and_usage(capsys, tmp_path):
     code, _, err = _run(capsys, tmp_path / "nope.vsav")
-    assert code == 1 and "nope.vsav" in err
+    assert code == 2 and "nope.vsav" in err
     with pytest.raises(SystemExit) as e:
         main(["dump"])
     assert e.value.code == 2
@@ -188,7 +188,7 @@ def test_dump_of_other_files_fails_cleanly(capsys, tmp_path, content, message):
     p = tmp_path / "f.bin"
     p.write_bytes(content)
     code, out, err = _run(capsys, p)
-    assert code == 1 and out == "" and message in err and err.count("\n") == 1
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
 
 
 @pytest.mark.shared

@@ -44,7 +44,7 @@ def test_not_a_zip(tmp_path, capsys):
     p.write_bytes(b"hello, not a zip at all")
     f = one(run(p), "archive.not-zip")
     assert f.entry is None and f.severity == "error"
-    assert cli_main(["lint", str(p)]) == 1
+    assert cli_main(["lint", str(p)]) == 2  # not a module at all: nothing to lint
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 and out[0].startswith(f"{p}: error: archive.not-zip: ")
 
@@ -259,7 +259,7 @@ def test_usage_and_unreadable_file(tmp_path, capsys):
         cli_main(["lint"])
     assert exc.value.code == 2
     capsys.readouterr()
-    assert cli_main(["lint", str(tmp_path / "absent.vmod")]) == 1
+    assert cli_main(["lint", str(tmp_path / "absent.vmod")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("vassal-builder: lint: ")
 

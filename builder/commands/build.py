@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from builder.commands.common import Refused, valid_game
+from builder.commands.common import Refused, out_problem, valid_game
 from builder.gamedata.sources import shipped_games
 from builder.errors import BuildError
 from builder.progress import Progress
@@ -55,6 +55,10 @@ def run(args) -> int:
         print("vassal-builder: build: no games to build", file=sys.stderr)
         return 2
     out_root = args.out or Path("dist")
+    problem = out_problem(out_root, folder=True)
+    if problem:
+        print(f"vassal-builder: build: --out {problem}", file=sys.stderr)
+        return 2
     progress = Progress(enabled=not args.quiet)
     steps = args.only or list(STEPS)
     result, status = {}, 0
@@ -67,6 +71,12 @@ def run(args) -> int:
             status = 1
             continue
         out_dir = out_root / report.game
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"vassal-builder: build: --out {out_root}: cannot create {out_dir}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
         written = []
         for name in steps:
             module = _step(name)
@@ -79,6 +89,10 @@ def run(args) -> int:
                 written += module.build(report, out_dir, progress)
             except BuildError as exc:
                 print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
+                status = 1
+            except OSError as exc:  # disk full, a folder made read-only meanwhile: files are written atomically
+                print(f"vassal-builder: build: {report.game}: {name}: cannot write "
+                      f"{exc.filename or out_dir}: {exc.strerror or exc}", file=sys.stderr)
                 status = 1
         result[report.game] = [str(p) for p in written]
         if not args.json:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 from builder.gamedata.sources import GameNotFound
 from builder.gamedata.validate import Report, validate_game
@@ -30,3 +32,24 @@ def valid_game(game: str, command: str, making: str = "nothing made") -> Report:
               file=sys.stderr)
         raise Refused(1)
     return report
+
+
+def out_problem(path: Path, *, folder: bool) -> str | None:
+    """Why ``path`` cannot be written as an output (a folder, or a file when ``folder`` is False), checked
+    before anything is made so a bad --out writes nothing; None when it can."""
+    if path.exists():
+        if folder and not path.is_dir():
+            return f"{path}: exists and is not a folder"
+        if not folder and path.is_dir():
+            return f"{path}: is a folder; give the file to write"
+    parent = path if folder else path.parent
+    existing = parent
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{path}: cannot create it: {existing} is not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{path}: cannot write there: permission denied on {existing}"
+    return None

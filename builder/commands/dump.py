@@ -8,7 +8,8 @@ from pathlib import Path
 
 from builder.vassal.archive import SafeZip
 from builder.vassal.buildfile import BuildFile, read_module
-from builder.vassal.errors import VassalFormatError
+from builder.vassal.errors import NotAVassalFile, VassalFormatError
+from builder.vassal.files import InputFileError, regular_file_problem
 from builder.vassal.report import format_lines, module_lines, module_summary, save_report
 from builder.vassal.savefile import SaveFile, read_save
 
@@ -22,7 +23,8 @@ def register(sub, name, summary):
         "stack; the command a Log entry wraps is counted too). Player passwords stored in saves are "
         "always masked. Given a module (.vmod) or a buildFile instead, it prints a summary of the module "
         "and dumps the predefined-setup saves packed in it (JSON: the same object plus \"module\" and "
-        "\"setups\"). Exit status: 0 decoded, 1 the file is unreadable or corrupt, 2 usage error."))
+        "\"setups\"). A save too damaged to decode exits 1; a file that is missing, not a regular file or not a save "
+        "or module at all exits 2."))
     p.add_argument("save", metavar="SAVE", help="a .vsav or .vlog file (or a .vmod / buildFile.xml)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return p
@@ -84,18 +86,25 @@ def _module(path: Path, as_json: bool) -> str:
 
 def run(args) -> int:
     path = Path(args.save)
+    problem = regular_file_problem(path)
+    if problem:
+        print(f"vassal-builder: dump: {args.save}: {problem}", file=sys.stderr)
+        return 2
     try:
         if _is_xml(path) or _is_module(path):
-            out = _module(path, args.json)
+            try:
+                out = _module(path, args.json)
+            except VassalFormatError as exc:  # neither a save nor a readable module: nothing to dump
+                raise NotAVassalFile(str(exc)) from None
         else:
             save = read_save(path)
             if args.json:
                 out = json.dumps(save_report(save), ensure_ascii=False, indent=1)
             else:
                 out = "\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))
-    except VassalFormatError as exc:
+    except VassalFormatError as exc:  # 2: not a save at all; 1: a save too damaged to decode
         print(f"vassal-builder: dump: {args.save}: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, (NotAVassalFile, InputFileError)) else 1
     except RecursionError:
         print(f"vassal-builder: dump: {args.save}: commands are nested too deeply", file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ import json
 import sys
 
 from builder.lint import CHECKS, lint
+from builder.vassal.files import regular_file_problem
 
 
 def register(sub, name, summary):
@@ -21,20 +22,28 @@ def register(sub, name, summary):
         "predefined setups (file present and readable, pieces on known maps and from known PieceSlots) "
         "and turn counters (levels present and non-empty). With --json, print one object {\"module\", "
         "\"errors\", \"warnings\", \"findings\": [{entry, line, severity, check, message}]}. "
-        "Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found or the module is "
-        "unreadable, 2 usage error."))
+        "Errors (and with --strict warnings) exit 1; a file that is missing, not a regular file, or not a "
+        "module at all (not a ZIP nor a buildFile, or a saved game) exits 2."))
     p.add_argument("module", metavar="MODULE", help="a .vmod file (or a buildFile.xml)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     return p
 
 
+#: Findings that mean the file is not a module at all: nothing to lint (exit 2, not 1).
+NOT_A_MODULE = ("archive.not-zip", "archive.not-module")
+
+
 def run(args) -> int:
+    problem = regular_file_problem(args.module)
+    if problem:
+        print(f"vassal-builder: lint: {args.module}: {problem}", file=sys.stderr)
+        return 2
     try:
         result = lint(args.module, display=args.module)
     except OSError as exc:
         print(f"vassal-builder: lint: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except MemoryError:
         print(f"vassal-builder: lint: {args.module}: file is too large to check", file=sys.stderr)
         return 1
@@ -47,6 +56,8 @@ def run(args) -> int:
         for f in result.findings:
             sys.stdout.write(f.format(result.module) + "\n")
         print(f"{args.module}: {result.errors} error(s), {result.warnings} warning(s)", file=sys.stderr)
+    if any(f.check in NOT_A_MODULE and f.severity == "error" for f in result.findings):
+        return 2
     if result.errors or (args.strict and result.warnings):
         return 1
     return 0

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from builder.errors import BuildError
-from builder.commands.common import Refused, valid_game
+from builder.commands.common import Refused, out_problem, valid_game
 from builder.progress import Progress
 from builder.publish.sheet_layout import PAPER_MM
 
@@ -16,7 +16,7 @@ def register(sub, name, summary):
         "Write GAME's counters as a printable PDF (default ./dist/GAME-counters.pdf in the current folder): every counter at its true "
         "size in its printed quantity, grouped by side and nationality, each front page followed by its backs "
         "mirrored for long-edge duplex, with crop marks and a last calibration sheet to measure the printer's "
-        "back offset. Exits 1 if the game does not validate or a counter cannot be drawn, 2 on bad arguments."))
+        "back offset."))
     p.add_argument("game", metavar="GAME", help="a shipped game name or a path to a game's data")
     p.add_argument("--paper", choices=sorted(PAPER_MM), default="a4", help="paper size (default a4)")
     p.add_argument("--back-offset", default="0,0", metavar="X,Y",
@@ -61,12 +61,26 @@ def run(args) -> int:
     except Refused as exc:
         return exc.code
     out = args.out or (Path("dist") / f"{report.game}-counters.pdf")
+    problem = out_problem(out, folder=False)
+    if problem:
+        print(f"vassal-builder: sheets: --out {problem}", file=sys.stderr)
+        return 2
     progress = Progress(enabled=not args.quiet)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"vassal-builder: sheets: --out {out}: cannot create {out.parent}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
     try:
         facts = write_sheets(report.model, out, args.paper, offset, args.bleed, not args.no_crop_marks,
                              not args.no_calibration, progress, args.dpi)
     except (BuildError, ValueError) as exc:
         print(f"vassal-builder: sheets: {report.game}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"vassal-builder: sheets: {report.game}: cannot write {exc.filename or out}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 1
     progress.note(f"{report.game}: wrote {facts['path']}: {facts['counters']} counters on {facts['pages']} pages "
                   f"({args.paper}) in {facts['seconds']:.1f} s")

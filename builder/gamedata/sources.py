@@ -16,6 +16,7 @@ from pathlib import Path
 from builder.gamedata.diagnostics import Diagnostic
 from builder.gamedata.yamlsource import SourceList, SourceMap, YamlError, load_file
 from builder.shipped import DATA_ROOT
+from builder.vassal.files import regular_file_problem
 
 # The shipped games: counters/ and maps/ in the checkout, or their copies in an installed wheel.
 GAMES_ROOT = DATA_ROOT
@@ -64,6 +65,9 @@ def find_game(game: str, root: Path = GAMES_ROOT, cwd: Path | None = None) -> Ga
                 raise GameNotFound(f"{game}: the folder holds no .yaml files")
             base = path.parent.parent if path.parent.name == "counters" else path
             return GameSources(path.name, files, base, cwd)
+        problem = regular_file_problem(path)  # a FIFO or device would block or never end
+        if problem:
+            raise GameNotFound(f"{game}: {problem}")
         name = path.stem
         base = path.parent.parent if path.parent.name == "counters" else path.parent
         return GameSources(name, [path], base, cwd)

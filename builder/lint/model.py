@@ -28,6 +28,7 @@ from builder.vassal.buildfile import (
     piece_from_definition,
 )
 from builder.vassal.errors import ArchiveError, VassalFormatError
+from builder.vassal.files import regular_file_problem
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, read_save
 
@@ -231,6 +232,9 @@ def load(path: str | Path, *, limits: Limits = DEFAULT_LIMITS, display: str | No
     p = Path(path)
     mod = Module(display or str(path))
     add = mod.load_findings.append
+    problem = regular_file_problem(p)  # a FIFO would block the open below, a device never end
+    if problem:
+        raise OSError(f"{path}: {problem}")
     try:
         with open(p, "rb") as fh:
             head = fh.read(64)

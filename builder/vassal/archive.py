@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.atomic import write_bytes
-from builder.vassal.errors import ArchiveError
+from builder.vassal.errors import ArchiveError, NotAZip
+from builder.vassal.files import read_regular
 
 __all__ = [
     "Limits",
@@ -75,22 +76,12 @@ class SafeZip:
         if isinstance(source, (bytes, bytearray, memoryview)):
             data = bytes(source)
         else:
-            p = Path(source)
-            try:
-                size = p.stat().st_size
-            except OSError as exc:
-                raise ArchiveError(f"cannot read {what}: {exc.strerror or exc}") from None
-            if size > limits.max_file_size:
-                raise ArchiveError(f"{what} is too large ({size} bytes; limit {limits.max_file_size})")
-            try:
-                data = p.read_bytes()
-            except OSError as exc:
-                raise ArchiveError(f"cannot read {what}: {exc.strerror or exc}") from None
+            data = read_regular(source, limits.max_file_size, what)
         self.raw = data
         if len(data) > limits.max_file_size:
             raise ArchiveError(f"{what} is too large ({len(data)} bytes)")
         if not data.startswith(b"PK"):
-            raise ArchiveError(f"not a ZIP archive (a VASSAL {what} is a ZIP file)")
+            raise NotAZip(f"not a ZIP archive (a VASSAL {what} is a ZIP file)")
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()

@@ -35,6 +35,7 @@ from lxml import etree
 
 from builder.vassal.archive import SafeZip
 from builder.vassal.errors import BuildFileError, VassalFormatError
+from builder.vassal.files import InputFileError, read_regular
 from builder.vassal.piece import Piece
 from builder.vassal.sequence import decode, encode_str, parse_java_int
 
@@ -493,12 +494,9 @@ class BuildFile:
     def read(cls, path: str | os.PathLike) -> "BuildFile":
         p = Path(path)
         try:
-            size = p.stat().st_size
-            if size > MAX_BUILDFILE_SIZE:
-                raise BuildFileError(f"{p.name} is too large ({size} bytes)")
-            data = p.read_bytes()
-        except OSError as exc:
-            raise BuildFileError(f"cannot read {p}: {exc.strerror or exc}") from None
+            data = read_regular(p, MAX_BUILDFILE_SIZE, p.name)
+        except InputFileError as exc:
+            raise BuildFileError(str(exc)) from None
         return cls.from_bytes(data, where=p.name)
 
     @classmethod

@@ -34,3 +34,12 @@ class PieceError(VassalFormatError):
 
 class BuildFileError(VassalFormatError):
     """A buildFile is unreadable, unsafe or structurally wrong."""
+
+
+class NotAVassalFile(VassalFormatError):
+    """The input is not the kind of file asked for at all (not a ZIP, a ZIP without savedGame, a module
+    where a save was expected): a command cannot use it, as opposed to a damaged file of the right kind."""
+
+
+class NotAZip(ArchiveError, NotAVassalFile):
+    """Not a ZIP archive at all (every VASSAL module, save and log is one)."""

@@ -36,7 +36,8 @@ from pathlib import Path
 
 from builder.vassal.archive import DEFAULT_LIMITS, Limits, SafeZip, write_bytes_atomic, zip_bytes
 from builder.vassal.commands import Command, Node, iter_leaves, parse_commands
-from builder.vassal.errors import PayloadError, VassalFormatError
+from builder.vassal.errors import NotAVassalFile, PayloadError, VassalFormatError
+from builder.vassal.files import read_regular
 
 __all__ = [
     "SaveFile", "read_save", "decode_payload", "encode_payload", "obfuscate", "deobfuscate",
@@ -190,9 +191,9 @@ class SaveFile:
         z = SafeZip(data, limits=limits, what="saved game")
         if "savedGame" not in z:
             if "buildFile.xml" in z or "buildFile" in z:
-                raise VassalFormatError("this is a VASSAL module, not a saved game or log "
+                raise NotAVassalFile("this is a VASSAL module, not a saved game or log "
                                         "(no savedGame entry)")
-            raise VassalFormatError("not a VASSAL saved game or log (no savedGame entry)")
+            raise NotAVassalFile("not a VASSAL saved game or log (no savedGame entry)")
         entries: dict[str, bytes] = {}
         for name in z.names():
             if name in entries:
@@ -293,13 +294,7 @@ def read_save(source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIM
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
     else:
-        p = Path(source)
-        try:
-            if p.stat().st_size > limits.max_file_size:
-                raise VassalFormatError(f"file is too large ({p.stat().st_size} bytes)")
-            data = p.read_bytes()
-        except OSError as exc:
-            raise VassalFormatError(f"cannot read file: {exc.strerror or exc}") from None
+        data = read_regular(source, limits.max_file_size)
     return SaveFile.from_bytes(data, limits=limits, max_saved_game=max_saved_game)
 
 
