@@ -108,7 +108,7 @@ def test_unset_hex_terrain_is_not_a_terrain_colour(tiny):
 def shipped(request):
     report = validate_game(request.param)
     assert report.ok, [e.format() for e in report.errors[:5]]
-    return report, map_build.render(report.model.map_doc, report.grid)
+    return report, map_build.render(report.model.map_doc, report.grid, holds=map_build.game_holds(report.model))
 
 
 def test_shipped_map_named_hexes_show_their_terrain(shipped):
@@ -136,7 +136,7 @@ def test_shipped_map_named_hexes_show_their_terrain(shipped):
 
 def test_shipped_map_images_match_the_plan_and_align_with_vassal(shipped):
     report, images = shipped
-    plan = map_build.map_images(report.model.map_doc, report.grid)
+    plan = map_build.game_map_images(report.model, report.grid)
     assert [i for i, _ in images] == plan
     boards = [i for i in plan if i.kind == "board"]
     if report.grid.spec.has_sheets:
@@ -160,8 +160,8 @@ def test_build_step_writes_the_images(tmp_path, capsys):
     assert code == 0, capsys.readouterr().err
     png = tmp_path / "iron-dream" / "map.png"
     with Image.open(io.BytesIO(png.read_bytes())) as im:
-        assert im.format == "PNG" and im.size == map_build.map_images(
-            validate_game("iron-dream").model.map_doc, validate_game("iron-dream").grid)[0].size
+        assert im.format == "PNG" and im.size == map_build.game_map_images(
+            validate_game("iron-dream").model, validate_game("iron-dream").grid)[0].size
 
 
 def test_crossing_side_points_at_the_playable_hex(tiny):

@@ -22,7 +22,7 @@ from builder.geometry.vassal_grid import grid_attributes
 from builder.module import package, setups
 from builder.module.names import face_key, value_text
 from builder.render.counter_pieces import unit_face_values
-from builder.render.map_build import map_images
+from builder.render.map_build import game_map_images
 from builder.vassal.commands import AddPiece, BoardPicker, TurnTracker
 from builder.vassal.placement import initial_placements
 from builder.vassal.savefile import read_save
@@ -60,7 +60,7 @@ def test_boards_and_grids_equal_vassal_derive(game):
     r = report(game)
     bf = buildfile(game)
     boards = {b.name: b for b in bf.map("Main Map").boards()}
-    imgs = [m for m in map_images(r.model.map_doc, r.grid) if m.kind == "board"]
+    imgs = [m for m in game_map_images(r.model, r.grid) if m.kind == "board"]
     assert len(boards) == len(imgs) == (4 if game == "panzers-last-stand" else 1)
     for mi in imgs:
         b = boards[f"Sheet {mi.sheet}" if mi.sheet else "Map"]
@@ -211,7 +211,7 @@ def _board_offsets(game):
 @lru_cache(maxsize=None)
 def _board_images(game):
     r = report(game)
-    return [m for m in map_images(r.model.map_doc, r.grid) if m.kind == "board"]
+    return [m for m in game_map_images(r.model, r.grid) if m.kind == "board"]
 
 
 def _expected_point(game, hex_id):

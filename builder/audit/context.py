@@ -101,7 +101,7 @@ class AuditContext:
         self.game_id = report.game
         counters = {(pid, face): Path(rel).name for pid, face, rel in counter_build.counter_images(game)}
         self.defs = {d.key: d for d in pieces.build_defs(game, counters) if d.kind == "unit"}
-        layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.map_images(game.map_doc, grid)))
+        layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.game_map_images(game, grid)))
         self.layout = layout
         self.main_map = layout.main.name
         self.boards: dict[str, list[_Board]] = {}

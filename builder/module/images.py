@@ -28,7 +28,7 @@ def collect(report, out_dir: Path, progress) -> Images:
         raise BuildError("the game has no map (game.map) with a grid; a module needs one")
     out_dir = Path(out_dir)
     counter_list = counter_build.counter_images(game)
-    map_list = map_build.map_images(game.map_doc, grid)
+    map_list = map_build.game_map_images(game, grid)
     if any(not (out_dir / rel).is_file() for _, _, rel in counter_list):
         progress.note(f"{report.game}: counter images missing; running step 'counters'")
         counter_build.build(report, out_dir, progress)
@@ -55,16 +55,19 @@ def _read(path: Path) -> bytes:
 STAGING_IMAGE = "staging.png"
 
 
-def staging_panel(grid, title: str, zone_names: list[str]) -> tuple[bytes, tuple[int, int], dict]:
+def staging_panel(grid, title: str, zone_names: list[str], holds=None) -> tuple[bytes, tuple[int, int], dict, dict]:
     """The Staging board: the map step's own box panel (builder.render.map_legend), drawn for the
-    staging zones, so each zone is a labelled box. Returns (PNG bytes, size, zone name -> rect)."""
+    staging zones, so each zone is a labelled box sized for ``holds`` (places per zone, place px).
+    Returns (PNG bytes, size, zone name -> rect, zone name -> rect below its name)."""
     from PIL import Image
 
     from builder.render import map_data, map_legend
 
     data = map_data.MapData(grid, {"map": {"title": title}})
     data.boxes = [{"id": name, "name": name} for name in zone_names]
+    if holds:
+        data.box_places, data.place_px = holds
     lay = map_legend.layout(data)
     img = Image.new("RGB", (lay.width, lay.height), (255, 255, 255))
     map_legend.draw_panel(img, data, lay)
-    return map_build.png_bytes(img), (lay.width, lay.height), dict(lay.boxes)
+    return map_build.png_bytes(img), (lay.width, lay.height), dict(lay.boxes), dict(lay.inner)

@@ -25,6 +25,10 @@ from builder.geometry.vassal_grid import grid_attributes
 from builder.vassal.buildfile import P
 from builder.vassal.commands import BoardPicker
 
+from builder.render.map_build import game_holds
+from builder.render.map_legend import PLACE_SLACK
+
+from .deploy import REINFORCEMENTS, TO_PLACE, ScenarioTargets
 from .images import STAGING_IMAGE, staging_panel
 from .names import side_name
 
@@ -32,7 +36,6 @@ MAIN_MAP, BOXES_MAP, STAGING_MAP = "Main Map", "Boxes", "Staging"
 MAPPKG = P + "map."
 BOARD = MAPPKG + "boardPicker.Board"
 GRIDPKG = MAPPKG + "boardPicker.board."
-TO_PLACE, REINFORCEMENTS = "To place", "Reinforcements"
 
 
 @dataclass
@@ -67,6 +70,8 @@ class Layout:
         self.box_zone = {bid: (b.get("name") or bid) if len(set(names)) == len(names) else bid
                          for bid, b in boxes.items()}
         self.box_where: dict[str, tuple[MapPlan, BoardPlan]] = {}
+        self.zone_inner: dict[str, tuple[MapPlan, BoardPlan, tuple]] = {}   # zone -> where its counters go
+        self.place_px = game_holds(game)[1]
         self.sides = [s["id"] for s in game.doc.get("sides") or []]
         self.turns = sorted({e["turn"] for sc in game.by_id["scenarios"].values()
                              for e in sc.get("reinforcements") or []
@@ -76,7 +81,7 @@ class Layout:
             zones = {self.box_zone[k]: r for k, r in mi.boxes.items() if k in self.box_zone}
             if mi.kind == "boxes":
                 boxes_map = MapPlan(BOXES_MAP, [BoardPlan(BOXES_MAP, mi.file, mi.size, zones=zones)])
-                self._boxes_on(boxes_map, mi.boxes)
+                self._boxes_on(boxes_map, mi)
                 continue
             try:
                 vg = derive_vassal_grid(grid, mi.sheet, board_origin=mi.board_origin, board_size=mi.size)
@@ -84,23 +89,35 @@ class Layout:
                 raise BuildError(f"board {mi.file}: no VASSAL hex grid names every hex: {exc}") from None
             name = f"Sheet {mi.sheet}" if mi.sheet else "Map"
             main.boards.append(BoardPlan(name, mi.file, mi.size, vgrid=vg, zones=zones))
-            self._boxes_on(main, mi.boxes)
+            self._boxes_on(main, mi)
         _arrange(main.boards, [mi.board_origin for mi in images.maps if mi.kind == "board"])
         self.sheet_board = {b.vgrid.sheet: b for b in main.boards}
         self.maps = [main] + ([boxes_map] if boxes_map else []) + [self._staging()]
         self.main = main
 
-    def _boxes_on(self, plan: MapPlan, boxes: dict) -> None:
-        for bid in boxes:
+    def _boxes_on(self, plan: MapPlan, mi) -> None:
+        for bid in mi.boxes:
             if bid in self.box_zone:
                 self.box_where[bid] = (plan, plan.boards[-1])
+                rect = mi.box_inner.get(bid) or mi.boxes[bid]
+                self.zone_inner[self.box_zone[bid]] = (plan, plan.boards[-1], rect)
 
     def _staging(self) -> MapPlan:
+        # every scenario's targets first: the Staging boxes are sized for the most any one scenario puts there
+        self.targets = {sid: ScenarioTargets(self.game, self, sc) for sid, sc in self.game.by_id["scenarios"].items()}
+        places: dict[str, int] = {}
+        for t in self.targets.values():
+            for zone, n in t.zone_places().items():
+                places[zone] = max(places.get(zone, 0), n)
         rows = [(TO_PLACE, None), (REINFORCEMENTS, None)] + [(REINFORCEMENTS, t) for t in self.turns]
         names = [self.staging_zone(kind, sid, turn) for sid in self.sides for kind, turn in rows]
-        png, size, zones = staging_panel(self.grid, "Set-up choices and reinforcements", names)
+        png, size, zones, inner = staging_panel(self.grid, "Set-up choices and reinforcements", names,
+                                                (places, self.place_px))
         self.extra_images = {STAGING_IMAGE: png}
-        return MapPlan(STAGING_MAP, [BoardPlan(STAGING_MAP, STAGING_IMAGE, size, zones=zones)])
+        plan = MapPlan(STAGING_MAP, [BoardPlan(STAGING_MAP, STAGING_IMAGE, size, zones=zones)])
+        for name, rect in inner.items():
+            self.zone_inner[name] = (plan, plan.boards[0], rect)
+        return plan
 
     # ------------------------------------------------------------------ points
     def staging_zone(self, kind: str, side: str | None, turn: int | None = None) -> str:
@@ -120,6 +137,18 @@ class Layout:
             raise BuildError(f"set-up hex {hex_id!r}: no board shows sheet {sheet!r}")
         bx, by = board.vgrid.board_point(self.grid.centre(h))
         return self.main.name, board.offset[0] + bx, board.offset[1] + by
+
+    def place_point(self, zone: str, index: int) -> tuple[str, int, int, str]:
+        """The centre of the index-th counter place of a zone: rows of places below the box's name,
+        left to right, centred across the box (a place beyond the box's rows reuses its last row)."""
+        plan, board, (x, y, w, h) = self.zone_inner[zone]
+        px = self.place_px
+        per_row = max(1, (w - PLACE_SLACK) // px)
+        rows = max(1, (h - PLACE_SLACK) // px)
+        col, row = index % per_row, min(index // per_row, rows - 1)
+        cx = x + (w - per_row * px) // 2 + col * px + px // 2
+        cy = y + PLACE_SLACK + row * px + px // 2
+        return plan.name, board.offset[0] + cx, board.offset[1] + cy, zone
 
     def box_point(self, box_id: str) -> tuple[str, int, int, str] | None:
         where = self.box_where.get(box_id)

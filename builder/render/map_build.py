@@ -24,6 +24,7 @@ class MapImage:
     size: tuple[int, int]             # width, height in pixels
     board_origin: tuple[int, int]     # Grid-frame pixel shown at the image's (0, 0)
     boxes: dict = field(default_factory=dict)   # box id -> (x, y, w, h) in this image
+    box_inner: dict = field(default_factory=dict)   # box id -> (x, y, w, h): the part below its name
     kind: str = "board"               # "board" (has hexes) or "boxes"
 
     @property
@@ -40,25 +41,46 @@ def _plan(data) -> list[tuple[MapImage, object]]:
         panel = map_legend.layout(data, min_height=h)
         size = (w + panel.width, max(h, panel.height))
         boxes = {k: (x + w, y, bw, bh) for k, (x, y, bw, bh) in panel.boxes.items()}
-        plans.append((MapImage("map.png", None, size, (left, top), boxes), panel))
+        inner = {k: (x + w, y, bw, bh) for k, (x, y, bw, bh) in panel.inner.items()}
+        plans.append((MapImage("map.png", None, size, (left, top), boxes, box_inner=inner), panel))
         return plans
     for sheet in grid.spec.sheets:
         left, top, w, h = map_image.board_rect(grid, sheet.id)
         plans.append((MapImage(f"map-{sheet.id}.png", sheet.id, (w, h), (left, top)), None))
     panel = map_legend.layout(data)
     plans.append((MapImage("map-boxes.png", None, (panel.width, panel.height), (0, 0), dict(panel.boxes),
-                           kind="boxes"), panel))
+                           kind="boxes", box_inner=dict(panel.inner)), panel))
     return plans
 
 
-def map_images(map_doc, grid) -> list[MapImage]:
-    """What ``build`` writes, computed without drawing."""
-    return [info for info, _ in _plan(map_data.load(map_doc, grid))]
+def map_images(map_doc, grid, holds=None) -> list[MapImage]:
+    """What ``build`` writes, computed without drawing. ``holds``: (box places, place px), see game_holds."""
+    return [info for info, _ in _plan(_load(map_doc, grid, holds))]
 
 
-def render(map_doc, grid, progress=SILENT) -> list[tuple[MapImage, "object"]]:
-    """(info, PIL image) for every image of the map."""
+def game_holds(game) -> tuple[dict, int]:
+    """What the game's boxes must hold: counter places per box (every scenario's set-up) and the size of
+    one place (the module's counter image plus a gap), so drawn boxes fit their counters side by side."""
+    from builder.gamedata.box_loads import box_loads
+    from builder.render.counter_build import counter_info
+    px = counter_info(game)["image_px"]
+    return box_loads(game), px + max(4, round(px * 0.12))
+
+
+def game_map_images(game, grid) -> list[MapImage]:
+    return map_images(game.map_doc, grid, game_holds(game))
+
+
+def _load(map_doc, grid, holds):
     data = map_data.load(map_doc, grid)
+    if holds:
+        data.box_places, data.place_px = holds
+    return data
+
+
+def render(map_doc, grid, progress=SILENT, holds=None) -> list[tuple[MapImage, "object"]]:
+    """(info, PIL image) for every image of the map."""
+    data = _load(map_doc, grid, holds)
     out = []
     for info, panel in _plan(data):
         label = f"map {info.file}"
@@ -87,7 +109,7 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     if game is None or game.map_doc is None or report.grid is None:
         raise BuildError("the game has no map (game.map) with a grid; nothing to draw")
     written = []
-    for info, img in render(game.map_doc, report.grid, progress):
+    for info, img in render(game.map_doc, report.grid, progress, holds=game_holds(game)):
         target = Path(out_dir) / info.file
         write_bytes(target, png_bytes(img))
         progress.note(f"{report.game}: {info.file} {info.size[0]}x{info.size[1]} px")

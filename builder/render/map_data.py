@@ -26,6 +26,8 @@ class MapData:
     nation: dict = field(default_factory=dict)      # Hex -> nation region id
     regions: dict = field(default_factory=dict)     # id -> region dict
     boxes: list = field(default_factory=list)
+    box_places: dict = field(default_factory=dict)  # box id -> counter places it must show (gamedata.box_loads)
+    place_px: int = 0                               # one counter place, counter plus gap, in pixels
 
     def terrain_of(self, h) -> dict | None:
         tid = self.layer.terrain(h)

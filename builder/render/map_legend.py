@@ -20,6 +20,7 @@ class PanelLayout:
     height: int
     entries: list = field(default_factory=list)   # (kind, payload, x, y)
     boxes: dict = field(default_factory=dict)     # box id -> (x, y, w, h) in panel pixels
+    inner: dict = field(default_factory=dict)     # box id -> (x, y, w, h): the part below its name, for counters
 
 
 def _symbols_used(data) -> list[str]:
@@ -82,15 +83,35 @@ def layout(data, min_height: int = 0) -> PanelLayout:
             x, y = x + col_w + pad, top
         entries.append(("heading", "Off-map boxes", x, y))
         y += head
+        font = fonts.font(s * 0.16, "bold")
+        inner = {}
         for box in data.boxes:
-            if y + bh + pad > limit and y > pad + head:
+            lines = len(_wrap(box["name"], font, col_w - s * 0.2)[:3])
+            name_h = round(s * 0.14 + lines * s * 0.2)
+            h = max(bh, name_h + _places_height(data, box["id"], col_w, s))
+            if y + h + pad > limit and y > pad + head:
                 x, y = x + col_w + pad, top + head
-            boxes[box["id"]] = (x, y, col_w, bh)
+            boxes[box["id"]] = (x, y, col_w, h)
+            inner[box["id"]] = (x, y + name_h, col_w, h - name_h)
             entries.append(("box", box, x, y))
-            y += bh + gap
+            y += h + gap
             bottom = max(bottom, y)
+    else:
+        inner = {}
     width = x + col_w + pad
-    return PanelLayout(width, max(bottom + pad, min_height), entries, boxes)
+    return PanelLayout(width, max(bottom + pad, min_height), entries, boxes, inner)
+
+
+def _places_height(data, box_id: str, col_w: int, s: int) -> int:
+    """Height for the counter places the box must show side by side (data.box_places, data.place_px)."""
+    n, px = (data.box_places or {}).get(box_id, 0), data.place_px
+    if not n or not px:
+        return 0
+    per_row = max(1, (col_w - PLACE_SLACK) // px)
+    return -(-n // per_row) * px + PLACE_SLACK
+
+
+PLACE_SLACK = 8     # pixels around the places, for the offsets of a small stack drawn in one
 
 
 def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
