@@ -23,7 +23,8 @@ def test_movement_phases_come_from_the_sequence_of_play(kit):
         ("axis-player-turn", "axis-operational-movement"), ("wa-player-turn", "wa-operational-movement"),
         ("soviet-player-turn", "soviet-operational-movement")}
     rs = RuleSet.for_game(kit.ctx)
-    assert [r.id for r in rs.rules] == ["stacking", "prohibited-terrain", "movement-allowance"]
+    assert [r.id for r in rs.rules] == ["stacking", "prohibited-terrain", "movement-allowance", "phase-discipline",
+                                        "arrival", "set-up"]
     assert any("zones of control" in n for n in rs.not_checked)
 
 
@@ -98,3 +99,15 @@ def test_mountain_units_cross_mountains_cheaper(kit, tmp_path):
     lb.move("ger-mtn-49", "K2")
     r = audit_file(kit.ctx, lb.write(tmp_path / "mtn49.vlog"))
     assert mtn == 5 and r.findings == [], (mtn, r.findings)
+
+
+def test_the_non_phasing_side_dragged_far_in_the_other_sides_movement_phase(kit, tmp_path):
+    """Issue 13's newcomer case: a Soviet army dragged eight hexes during the Axis Operational Movement
+    Phase. The data lets the non-phasing side retreat at most three hexes there (mobile assaults)."""
+    lb = LogBuilder(kit, {"sov-inf-3": "N20", "ger-inf-80": "Y13"}, turn=3, player_turn=AXIS,
+                    phase=AXIS_OPERATIONAL)
+    lb.move("sov-inf-3", "F20")
+    r = audit_file(kit.ctx, lb.write(tmp_path / "far.vlog"))
+    assert [(f.rule, f.unit, f.frm, f.to) for f in r.findings] == [("phase-discipline", "sov-inf-3", "N20", "F20")]
+    assert "moved 8 hexes" in r.findings[0].message and "at most 3" in r.findings[0].message
+    assert not any(n.startswith("phase discipline") for n in r.not_checked)

@@ -47,7 +47,7 @@ def test_stacking_over_the_limit(kit, tmp_path):
 
 
 def test_stacking_counts_per_side_and_a_dragged_stack_once(kit, tmp_path):
-    lb = LogBuilder(kit, {**START, "red-1": "C5"})
+    lb = LogBuilder(kit, {**START, "red-1": "C5"}, turn=2)        # turn 2: not the scenario's set-up
     lb.move("red-1", "B3")             # Red next to two Blue units: per side, so legal
     lb.move_stack("s1", ["blue-1", "blue-2"], "B4")   # the stack joins blue-3: 3 > 2, one finding
     r = audit(kit, lb, tmp_path)
@@ -97,7 +97,7 @@ def test_ma_of_the_face_showing_and_segments_add_up(kit, tmp_path):
 
 
 def test_roads_and_rivers(kit, tmp_path):
-    lb = LogBuilder(kit, {**START, "blue-1": "B8"})
+    lb = LogBuilder(kit, {**START, "blue-1": "B8"}, turn=2)
     lb.move("blue-1", "E8")            # along the road: 3 x 0.5 instead of 2+2+1
     lb.move("red-1", "H6")             # red's move in blue's phase: not judged
     r = audit(kit, lb, tmp_path)
@@ -129,7 +129,7 @@ def test_phase_changes_reach_the_findings(kit, tmp_path):
 
 
 def test_prohibited_terrain(kit, tmp_path):
-    lb = LogBuilder(kit, {**START, "blue-3": "H8", "blue-1": "H8"})
+    lb = LogBuilder(kit, {**START, "blue-3": "H8", "blue-1": "H8"}, turn=2)
     lb.move("red-1", "G5")             # lake: playable false
     lb.move("blue-3", "H7")            # swamp: prohibited to tracked
     lb.move("blue-1", "H7")            # swamp costs foot 3: legal

@@ -62,6 +62,8 @@ class PhaseInfo:
     phase_id: str | None
     phase_name: str
     rule: str = ""
+    kind: str = ""                # the phase's data kind (movement, combat ...); "" when not given
+    index: tuple = ()             # (turn index, player-turn index, phase index) on the tracker
 
     def label(self) -> str:
         return self.phase_name or self.phase_id or ""
@@ -83,7 +85,8 @@ class Calendar:
         phases = [p for p in pt.get("phases") or [] if isinstance(p, dict)]
         ph = phases[phase_index] if 0 <= phase_index < len(phases) else {}
         return PhaseInfo(turn, pt.get("id"), pt.get("side"), ph.get("id"),
-                         ph.get("name") or ph.get("id") or "", ph.get("rule") or "")
+                         ph.get("name") or ph.get("id") or "", ph.get("rule") or "", ph.get("kind") or "",
+                         (turn_index, pt_index, phase_index))
 
 
 class AuditContext:
@@ -104,14 +107,18 @@ class AuditContext:
         layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.game_map_images(game, grid)))
         self.layout = layout
         self.main_map = layout.main.name
+        self.box_zone = dict(layout.box_zone)          # box id -> the zone's name (a location name)
+        self.zone_box = {z: b for b, z in self.box_zone.items()}
         self.boards: dict[str, list[_Board]] = {}
         for plan in layout.maps:
             self.boards[plan.name] = [
                 _Board(b.name, b.offset[0], b.offset[1], b.size[0], b.size[1], b.vgrid, dict(b.zones))
                 for b in plan.boards]
         self._loc_cache: dict = {}
+        self._hexes_cache: dict = {}
         # turns: tracker id -> Calendar with the data's sequence
-        cals, _ = turns.calendars(game)
+        cals, cal_of = turns.calendars(game)
+        self.scenario_tracker = {sid: cal.tracker_id for sid, cal in cal_of.items()}
         doc_seq = game.doc.get("sequence") or []
         self.calendars: dict[str, Calendar] = {}
         for cal in cals:
@@ -192,6 +199,50 @@ class AuditContext:
 
     def terrain(self, h: Hex) -> str | None:
         return self.terrain_layer.terrain(h)
+
+    # ------------------------------------------------------------------ data for the engines
+    def spec(self, key: str) -> dict:
+        """A top-level mapping of the game's data (zones_of_control, control, movement), or {}."""
+        v = self.game.doc.get(key)
+        return v if isinstance(v, dict) else {}
+
+    def unit_data(self, unit_id: str) -> dict:
+        """The unit's resolved data (templates applied), {} for an unknown id."""
+        return self.game.units.get(unit_id) or {}
+
+    def hexes_of(self, ids) -> set:
+        """The hexes of regions, setup areas or entry areas named by *ids* (one id or a list)."""
+        ids = [ids] if isinstance(ids, str) else list(ids or [])
+        key = tuple(ids)
+        cache = self._hexes_cache
+        found = cache.get(key)
+        if found is None:
+            names: list = []
+            md = self.game.map_doc or {}
+            for i in ids:
+                names += self.game.area_hexes(i)
+                for coll in ("regions", "entry_areas"):
+                    for r in md.get(coll) or []:
+                        if isinstance(r, dict) and r.get("id") == i:
+                            names += [h for h in r.get("hexes") or [] if isinstance(h, str)]
+            found = cache[key] = {h for h in (self.grid.parse(n) for n in names) if h is not None}
+        return found
+
+    def own_tracker(self, scenario_id: str) -> bool:
+        """Whether the scenario has a turn tracker of its own (its own turns or sequence)."""
+        sc = self.game.by_id["scenarios"].get(scenario_id) or {}
+        return bool(sc.get("turns") or sc.get("sequence"))
+
+    def enemies(self, side: str) -> set:
+        """The sides hostile to *side*: the data's ``zones_of_control.enemies``, else every other side."""
+        table = self.spec("zones_of_control").get("enemies")
+        if isinstance(table, dict) and side in table:
+            return set(table[side] or [])
+        return {s for s in self.game.by_id["sides"] if s != side}
+
+    def is_staging(self, loc: Location, kind: str) -> bool:
+        """Whether *loc* is one of the module's staging zones of *kind* ("To place", "Reinforcements")."""
+        return loc.kind == "zone" and loc.name.startswith(kind + ":")
 
 
 def _index(items) -> dict:

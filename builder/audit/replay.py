@@ -53,6 +53,15 @@ class FlipEvent:
 
 
 @dataclass
+class StatusEvent:
+    unit: Unit
+    old: str
+    new: str
+    entry: int
+    undo: bool = False
+
+
+@dataclass
 class RemoveEvent:
     unit: Unit
     entry: int
@@ -92,6 +101,7 @@ class Visitor:
     def begin(self, pos: Position) -> None: ...
     def move(self, ev: MoveEvent, pos: Position) -> None: ...
     def flip(self, ev: FlipEvent, pos: Position) -> None: ...
+    def status(self, ev: StatusEvent, pos: Position) -> None: ...
     def remove(self, ev: RemoveEvent, pos: Position) -> None: ...
     def add(self, ev: AddEvent, pos: Position) -> None: ...
     def phase(self, ev: PhaseEvent, pos: Position) -> None: ...
@@ -358,6 +368,7 @@ class Replayer:
                 level = trait_from_type(types[u.face_index], states[u.face_index]).level or 1
             else:
                 level = u.level
+            old_status = u.status
             if u.status_index is not None and u.status_index < len(states):
                 u.status = trait_from_type(types[u.status_index], states[u.status_index]).value
         except (VassalFormatError, IndexError, AttributeError):
@@ -366,6 +377,8 @@ class Replayer:
         if level != u.level:
             old, u.level = u.level, level
             self._emit("flip", FlipEvent(u, old, level, self._entry, self._undo))
+        if u.status != old_status and not self._setup:
+            self._emit("status", StatusEvent(u, old_status, u.status, self._entry, self._undo))
 
     def _change_marker(self, mk: MarkerPiece, c: ChangePiece) -> None:
         if mk.face_index is None:

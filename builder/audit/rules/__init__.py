@@ -11,20 +11,31 @@ from __future__ import annotations
 from builder.audit.replay import Visitor
 from builder.audit.report import Finding
 
-# Rules the research lists (eotid.md §4, pls_bcs.md §4) that this version does not judge.
+# Rules the research lists (eotid.md §4, pls_bcs.md §4) that this version does not judge, whatever the data.
 NOT_CHECKED = [
-    "zones of control: entering/leaving costs, ZOC-to-ZOC and retreat restrictions (EotID 9.x, BCS 6.x); "
-    "movement costs are computed without ZOC, so they are a lower bound",
     "hexes passed through: VASSAL logs record only where a move starts and ends; the cheapest path is assumed",
     "stacking during a move or retreat (only the end of each logged action is judged)",
     "special stacking: Soviet 4th unit, co-stacking bans between nationalities or sides (EotID 8.2, 4.4 A, 19.1.4 A)",
-    "movement allowance modifiers: out of supply, weather, doubled reinforcements (EotID 10.x, 15.3, 25.11)",
-    "one-hex minimum move (EotID 10.4 A): the data has no field for it, so such moves are judged like others",
+    "zones of control for retreats and supply lines, and ZOC exceptions the data cannot state (lone SUs, "
+    "paratroops on their drop turn, invading units before they land: EotID 9.x, 15.23 B, 17.5 E)",
     "unit-specific terrain costs that the data gives as notes or flags, not as a movement class (EotID mountain "
     "units and GRPs, 21.1-21.3): such units are judged with their movement class's costs",
-    "strategic, rail, sea and naval movement, air drops, retreats and advances after combat",
-    "phase discipline: moving in a non-movement phase, moving twice, units that may not move",
-    "combat, supply, reinforcement and replacement schedules, victory conditions",
+    "sea and naval movement, air drops, retreats and advances after combat: only the phase that allows them "
+    "is judged, not their routes or distances",
+    "activations (BCS): which formation may move is not in the log yet; every side may move in an activation phase",
+    "arrivals on events (economic collapse, defection ...) are judged for place only",
+    "combat, supply, replacements, victory conditions",
+]
+# Checked only when the data gives what they need: (rule id, data key, what is not checked without it).
+NEEDS_DATA = [
+    ("zoc", "zones of control: entering/leaving costs, stops and ZOC-to-ZOC moves: the data has no "
+            "zones_of_control, so movement costs are a lower bound"),
+    ("phases", "phase discipline: the data has no movement.phases, so moves in the wrong phase, by the wrong "
+               "side or twice in a phase are not judged"),
+    ("modifiers", "movement allowance modifiers (weather, out of supply, doubled on arrival): the data has no "
+                  "movement.modifiers"),
+    ("minimum", "one-hex minimum move: the data has no movement.minimum_move, so such moves are judged like others"),
+    ("control", "control of hexes: the data has no control"),
 ]
 
 
@@ -38,15 +49,16 @@ class Rule:
     def __init__(self) -> None:
         self.result = None
 
+    def begin(self, pos) -> None: ...
     def move(self, ev, pos) -> None: ...
     def flip(self, ev, pos) -> None: ...
+    def status(self, ev, pos) -> None: ...
     def add(self, ev, pos) -> None: ...
     def remove(self, ev, pos) -> None: ...
     def phase(self, ev, pos) -> None: ...
     def marker(self, ev, pos) -> None: ...
-    def begin(self, pos) -> None: ...
-    def end(self, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
+    def end(self, pos) -> None: ...
 
     def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None) -> None:
         self.result.add(Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
@@ -80,18 +92,26 @@ def rules_from_data(ctx) -> tuple[list, list]:
 
 
 class RuleSet(Visitor):
-    """The rules of one game, as a replay visitor. Undone commands (UNDO) are not judged."""
+    """The rules of one game, as a replay visitor, with the engines they stand on
+    (builder.audit.engines). For each event the rules run first (not for undone commands), then the
+    engines update: a rule sees the position after the event and the engines as they stood before."""
 
-    def __init__(self, rules: list[Rule], not_checked: list[str]) -> None:
+    def __init__(self, rules: list[Rule], not_checked: list[str], engines=None) -> None:
         self.rules = rules
         self.not_checked = not_checked
+        self.engines = engines
 
     @classmethod
     def for_game(cls, ctx) -> "RuleSet":
+        from builder.audit.engines import Engines
+
+        from .arrivals import ArrivalRule
         from .movement import MovementAllowance, ProhibitedTerrain, movement_phase_ids
+        from .phases import PhaseDiscipline
         from .stacking import Stacking
         from .terrain import TerrainCosts
 
+        engines = Engines(ctx)
         rules: list[Rule] = []
         not_checked = list(NOT_CHECKED)
         stacking = Stacking.from_context(ctx)
@@ -107,16 +127,24 @@ class RuleSet(Visitor):
         if not costs.has_costs():
             not_checked.insert(0, "movement allowance: the map gives no terrain movement costs")
         else:
-            ma = MovementAllowance.from_context(ctx, costs)
+            ma = MovementAllowance.from_context(ctx, costs, engines)
             if ma is None:
                 not_checked.insert(0, "movement allowance: the data declares no movement value")
             else:
                 rules.append(ma)
-                if not movement_phase_ids(ctx):
+                if not engines.permissions.known and not movement_phase_ids(ctx):
                     not_checked.insert(0, "movement allowance: no phase of the sequence of play is an "
                                           "(operational) movement phase by its id or name")
+        if engines.permissions.known:
+            rules.append(PhaseDiscipline(ctx, engines))
+        rules.append(ArrivalRule(ctx, engines))
+        mv = ctx.spec("movement")
+        have = {"zoc": engines.zoc.enabled, "phases": engines.permissions.known,
+                "modifiers": bool(mv.get("modifiers")), "minimum": bool(mv.get("minimum_move")),
+                "control": engines.control.enabled}
+        not_checked += [text for key, text in NEEDS_DATA if not have[key]]
         data_rules, data_not_checked = rules_from_data(ctx)
-        return cls(rules + data_rules, data_not_checked + not_checked)
+        return cls(rules + data_rules, data_not_checked + not_checked, engines)
 
     def bind(self, result) -> None:
         for r in self.rules:
@@ -125,44 +153,56 @@ class RuleSet(Visitor):
     def describe(self) -> list[str]:
         return [f"{r.id}: {r.description}" for r in self.rules]
 
-    # visitor
-    def move(self, ev, pos) -> None:
-        if not ev.undo:
+    # visitor: rules (not for undone commands), then the engines
+    def _both(self, name, ev, pos) -> None:
+        if not getattr(ev, "undo", False):
             for r in self.rules:
-                r.move(ev, pos)
+                getattr(r, name)(ev, pos)
+        if self.engines is not None:
+            getattr(self.engines, name)(ev, pos)
+
+    def begin(self, pos) -> None:
+        if self.engines is not None:
+            self.engines.arrivals.begin(pos)        # the scenario first: the rules' begin reads it
+        for r in self.rules:
+            r.begin(pos)
+        if self.engines is not None:
+            for e in self.engines.all:
+                if e is not self.engines.arrivals:
+                    e.begin(pos)
+
+    def move(self, ev, pos) -> None:
+        self._both("move", ev, pos)
 
     def flip(self, ev, pos) -> None:
-        if not ev.undo:
-            for r in self.rules:
-                r.flip(ev, pos)
+        self._both("flip", ev, pos)
+
+    def status(self, ev, pos) -> None:
+        self._both("status", ev, pos)
 
     def add(self, ev, pos) -> None:
-        if not ev.undo:
-            for r in self.rules:
-                r.add(ev, pos)
+        self._both("add", ev, pos)
 
     def remove(self, ev, pos) -> None:
-        if not ev.undo:
-            for r in self.rules:
-                r.remove(ev, pos)
+        self._both("remove", ev, pos)
 
     def phase(self, ev, pos) -> None:
         for r in self.rules:
             r.phase(ev, pos)
+        if self.engines is not None:
+            self.engines.phase(ev, pos)
 
     def marker(self, ev, pos) -> None:
-        if not ev.undo:
-            for r in self.rules:
-                r.marker(ev, pos)
-
-    def begin(self, pos) -> None:
-        for r in self.rules:
-            r.begin(pos)
-
-    def end(self, pos) -> None:
-        for r in self.rules:
-            r.end(pos)
+        self._both("marker", ev, pos)
 
     def end_entry(self, entry, pos) -> None:
         for r in self.rules:
             r.end_entry(entry, pos)
+        if self.engines is not None:
+            self.engines.end_entry(entry, pos)
+
+    def end(self, pos) -> None:
+        for r in self.rules:
+            r.end(pos)
+        if self.engines is not None:
+            self.engines.end(pos)

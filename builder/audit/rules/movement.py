@@ -1,15 +1,20 @@
 """Movement rules: moving into prohibited terrain; a move longer than the movement allowance.
 
-Movement phases come from the data's sequence of play: a phase with ``kind: movement``; for data
-without kinds, a phase whose id or name has the word move/movement and none of the words that mark
-another kind of movement (strategic, rail, sea, naval, air, retreat, advance, reaction). Only units of the phasing side (the player-turn's
-``side``; both when it has none) are judged there, so retreats and the like are not.
+Which moves are judged against the allowance: with ``movement.phases`` in the data, a move in a phase
+whose permission for the unit's side is ``operational`` or gives an ``allowance_multiplier``
+(builder.audit.engines.phases); without it, moves of the phasing side in phases of kind ``movement``
+(for data without kinds, a phase whose id or name has the word move/movement and none of the words
+that mark another kind of movement).
 
-The allowance is the ``<Face>_movement`` Marker property of the face showing (Front_movement,
-Back_movement, Front2_movement ...). Within one phase a unit may be dragged in several pieces: the
-cost is the cheapest path from where it stood at its first move in the phase to where it is now,
-over the map's terrain (builder.audit.rules.terrain). Logs record only the ends of a move, so the
-cheapest path is assumed; ZOC costs are not added (the cost is a lower bound).
+The allowance is the ``<Face>_movement`` Marker property of the face showing, times the phase's
+multiplier, with the data's modifiers (weather, markers such as OOS, doubled on arrival:
+builder.audit.rules.allowance). Within one phase a unit may be dragged in several pieces: the cost is
+the cheapest path from where it stood at its first move in the phase (a unit coming onto the map:
+from its entry hexes, the entry hex's cost included) to where it is now, over the map's terrain and
+hexsides (builder.audit.rules.terrain) and the enemy zones of control as they stand
+(``zones_of_control``: entry and exit costs, stops, no ZOC-to-ZOC). Logs record only the ends of a
+move, so the cheapest path is assumed. ``movement.minimum_move``: a unit's single move of one hex is
+legal whatever it costs, unless the step is prohibited.
 """
 
 from __future__ import annotations
@@ -17,7 +22,12 @@ from __future__ import annotations
 import re
 
 from . import Rule
-from .terrain import TerrainCosts
+from .allowance import Allowance
+from builder.audit.engines.phases import Permission
+
+from .terrain import DEFAULT_COST, TerrainCosts, ZocCosts, _cost, _number
+
+OPERATIONAL = Permission("movement")     # the judged permission for data without movement.phases
 
 MOVE_WORD = re.compile(r"\bmov(e|es|ement|ements|ing)\b", re.I)
 OTHER_MOVEMENT = re.compile(r"\b(strategic|rail|sea|naval|air|retreats?|advances?|reaction|amphibious)\b", re.I)
@@ -31,7 +41,7 @@ def is_movement_phase(phase: dict) -> bool:
 
 
 def movement_phase_ids(ctx) -> set:
-    """(player-turn id, phase id) of every judged movement phase, over all the game's trackers."""
+    """(player-turn id, phase id) of every movement phase by kind or name, over all the game's trackers."""
     out = set()
     for cal in ctx.calendars.values():
         for pt in cal.sequence:
@@ -69,68 +79,135 @@ class ProhibitedTerrain(Rule):
 
 class MovementAllowance(Rule):
     id = "movement-allowance"
-    description = "cheapest path cost of a move in a movement phase is within the unit's MA"
+    description = ("cheapest path cost of a move, from where the unit began the phase, over terrain, hexsides "
+                   "and enemy ZOC, is within its allowance")
 
-    def __init__(self, ctx, costs: TerrainCosts, value_id: str, reference: str) -> None:
+    def __init__(self, ctx, costs: TerrainCosts, value_id: str, reference: str, engines) -> None:
         super().__init__()
         self.ctx, self.costs, self.value_id = ctx, costs, value_id
         self.reference = reference
+        self.engines = engines
+        self.permissions = engines.permissions
         self.phases = movement_phase_ids(ctx)
-        self._start: dict = {}          # piece id -> hex where it began moving in this phase
+        self.allowance = Allowance(ctx, engines, value_id)
+        spec = ctx.spec("movement")
+        mm = spec.get("minimum_move")
+        self.minimum_move = mm if isinstance(mm, dict) else ({} if mm else None)
         self._reported: set = set()     # piece ids already reported in this phase
         self.not_judged = 0
+        self.last_path = None           # (cost, path) of the last finding, for reports that explain it
 
     @classmethod
-    def from_context(cls, ctx, costs) -> "MovementAllowance | None":
+    def from_context(cls, ctx, costs, engines) -> "MovementAllowance | None":
         values = ctx.game.by_id["values"]
         vid = "movement" if "movement" in values else next(
             (k for k, v in values.items() if re.search(r"movement", str(v.get("name") or ""), re.I)), None)
         if vid is None:
             return None
-        return cls(ctx, costs, vid, (values.get(vid) or {}).get("source") or "")
+        return cls(ctx, costs, vid, (values.get(vid) or {}).get("source") or "", engines)
 
     def phase(self, ev, pos) -> None:
-        self._start.clear()
         self._reported.clear()
 
-    def _judged(self, pos, unit) -> bool:
+    def permission(self, pos, unit):
+        """The permission the move is judged under: None when not judged by the allowance."""
+        if self.permissions.known:
+            for p in self.permissions.allowed(pos.phase, unit.side, unit.props.get("Type")):
+                if p.judged_by_allowance():
+                    return p
+            return None
         ph = pos.phase
         if ph is None or (ph.player_turn, ph.phase_id) not in self.phases:
-            return False
-        return ph.side is None or ph.side == unit.side
+            return None
+        return OPERATIONAL if ph.side is None or ph.side == unit.side else None
+
+    def zoc_costs(self, unit, pos) -> ZocCosts | None:
+        z = self.engines.zoc
+        if not z.enabled or not (z.enter_cost or z.leave_cost or z.rigid_all or z.rigid_classes or not z.zoc_to_zoc):
+            return None
+        hexes = z.enemy_hexes(unit.side)
+        if "movement" in z.negated:
+            hexes = frozenset(h for h in hexes if not any(u.side == unit.side and u is not unit
+                                                          for u in pos.units_at(h)))
+        return ZocCosts(hexes, (z.version, unit.side, unit.piece_id if "movement" in z.negated else ""),
+                        z.enter_cost, z.leave_cost, z.stops(unit.movement_class), z.zoc_to_zoc)
 
     def move(self, ev, pos) -> None:
         u = ev.unit
-        if ev.frm.hex is None or ev.to.hex is None:
-            self._start.pop(u.piece_id, None)
+        if ev.to.hex is None or u.piece_id in self._reported:
             return
-        if not self._judged(pos, u):
+        perm = self.permission(pos, u)
+        if perm is None:
             return
-        start = self._start.setdefault(u.piece_id, ev.frm.hex)
-        if u.piece_id in self._reported or start == ev.to.hex:
-            return
-        raw = pos.factor(u, self.value_id)
-        try:
-            ma = float(raw)
-        except (TypeError, ValueError):
+        act = self.engines.ledger.get(u.piece_id)
+        began = act.start if act is not None and act.start is not None else ev.frm
+        entering = began.hex is None
+        if entering and self.ctx.is_staging(began, "To place"):
+            return                                   # a set-up placement, not a move
+        ma, why = self.allowance.of(u, pos, perm, entering=entering)
+        if ma is None:
             self.not_judged += 1
             return
         if self.costs.prohibited_terrain(ev.to.hex, u.movement_class) is not None:
-            return                       # the prohibited-terrain rule reports it
-        if self.costs.within(start, ev.to.hex, u.movement_class, ma):
+            return                                   # the prohibited-terrain rule reports it
+        start, start_name = self._start(u, began, ev)
+        if start is None:
             return
-        cost = self.costs.cheapest(start, ev.to.hex, u.movement_class, ma)
+        zoc = self.zoc_costs(u, pos)
+        if self.costs.within(start, ev.to.hex, u.movement_class, ma, zoc=zoc):
+            return
+        if self._minimum_move(start, ev, act, u, ma, zoc):
+            return
+        found = self.costs.path(start, ev.to.hex, u.movement_class, ma, zoc=zoc)
+        self.last_path = found
         self._reported.add(u.piece_id)
-        grid = self.ctx.grid
-        frm_name = grid.name(start)
         face = self.ctx.face_key(u.unit_id, u.level)
-        if cost is None:
-            msg = f"no path from {frm_name} to {ev.to.name} for {u.movement_class or 'the unit'}"
+        mods = f", {'; '.join(why)}" if why else ""
+        over = "terrain" + (" and enemy ZOC" if zoc is not None else "")
+        if found is None:
+            msg = f"no path from {start_name} to {ev.to.name} for {u.movement_class or 'the unit'}"
+            if zoc is not None:
+                msg += " (enemy ZOC included)"
         else:
-            msg = (f"cheapest path {frm_name} -> {ev.to.name} costs {_fmt(cost)} MP over the terrain, "
-                   f"more than the MA {_fmt(ma)} ({face} face, {u.movement_class or 'no movement class'})")
-            if start != ev.frm.hex:
-                msg += f"; {frm_name} is where it began moving this phase"
-            if grid.distance(start, ev.to.hex) == 1:
-                msg += "; a one-hex move (legal where the rules allow a minimum move)"
-        self.report(pos, u, frm_name, ev.to, msg, ev.entry)
+            msg = (f"cheapest path {start_name} -> {ev.to.name} costs {_fmt(found[0])} MP over the {over}, "
+                   f"more than the MA {_fmt(ma)} ({face} face, {u.movement_class or 'no movement class'}{mods})")
+            if not entering and began.hex != ev.frm.hex:
+                msg += f"; {start_name} is where it began moving this phase"
+            if entering:
+                msg += "; counted from its entry hex"
+        self.report(pos, u, start_name, ev.to, msg, ev.entry)
+
+    def _start(self, u, began, ev):
+        if began.hex is not None:
+            return began.hex, self.ctx.grid.name(began.hex)
+        # entering the map: from the scheduled entry hexes, paying for the entry hex itself
+        sched = self.engines.arrivals.schedule.get(u.unit_id)
+        entry_hexes = sched.hexes if sched is not None and sched.hexes else None
+        if not entry_hexes:
+            act = self.engines.ledger.get(u.piece_id)
+            first = ev.to.hex if act is None or act.entered_at is None else act.entered_at
+            entry_hexes = {first}
+        starts = []
+        for h in entry_hexes:
+            tt = self.costs.terrain_type(h)
+            c = _number(_cost((tt or {}).get("movement"), u.movement_class), 1e9) if tt else None
+            if tt is not None and (tt.get("playable") is False or c is None and
+                                   _cost(tt.get("movement"), u.movement_class) == "prohibited"):
+                continue
+            starts.append((h, DEFAULT_COST if c is None else c))
+        name = "its entry hex" if len(starts) == 1 else f"its entry area ({sched.where})" if sched else "the map edge"
+        if len(starts) == 1:
+            name = self.ctx.grid.name(starts[0][0])
+        return (starts or None), name
+
+    def _minimum_move(self, start, ev, act, u, ma, zoc) -> bool:
+        if self.minimum_move is None or (act is not None and act.moves):
+            return False                             # only a unit's single move
+        if isinstance(start, list) or self.ctx.grid.distance(start, ev.to.hex) != 1:
+            return False
+        if self.costs.step(start, ev.to.hex, u.movement_class, ma) is None:
+            return False                             # prohibited or blocked hexside
+        if zoc is not None and not zoc.zoc_to_zoc and start in zoc.hexes and ev.to.hex in zoc.hexes:
+            return False
+        return True
+

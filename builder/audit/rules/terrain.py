@@ -13,6 +13,7 @@ unit's whole MA, ``half`` half of it. A terrain type without a cost for the clas
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 
 PROHIBITED = "prohibited"
 DEFAULT_COST = 1.0
@@ -42,6 +43,7 @@ class TerrainCosts:
         self._step: dict = {}
         self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
         self._axial: dict = {}        # hex -> axial coordinates (A*'s distance)
+        self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
 
     def has_costs(self) -> bool:
         return any(isinstance(t.get("movement"), dict) and t["movement"]
@@ -131,11 +133,33 @@ class TerrainCosts:
             self._step[key] = found
         return found
 
-    def cheapest(self, start, goal, mclass: str, ma: float, limit: float | None = None) -> float | None:
-        """A* (Dijkstra with an admissible distance bound): the cheapest cost from start to goal;
-        None if no path exists (or, with *limit*, none costing at most *limit*)."""
-        if start == goal:
-            return 0.0
+    def cheapest(self, start, goal, mclass: str, ma: float, limit: float | None = None,
+                 zoc: "ZocCosts | None" = None) -> float | None:
+        """The cheapest cost from *start* (a hex, or [(hex, cost already spent)] for several
+        possible starts, e.g. a reinforcement's entry hexes) to *goal*; None if no path exists (or,
+        with *limit*, none costing at most *limit*). With *zoc*, enemy-ZOC entry/exit costs, stops
+        and the no-ZOC-to-ZOC rule apply. Results are cached (per ZOC state)."""
+        found = self.path(start, goal, mclass, ma, limit, zoc)
+        return None if found is None else found[0]
+
+    def path(self, start, goal, mclass: str, ma: float, limit: float | None = None,
+             zoc: "ZocCosts | None" = None) -> tuple | None:
+        """(cost, [(hex, cost of entering it), ...]) of the cheapest path, start first (its cost is
+        what was already spent there); None as for :meth:`cheapest`."""
+        starts = ((start, 0.0),) if not isinstance(start, (list, set, frozenset)) \
+            else tuple(sorted(((h, float(c)) for h, c in start), key=repr))
+        key = (starts, goal, mclass, ma, limit, zoc)
+        cache = self._paths
+        if key in cache:
+            return cache[key]
+        found = self._search(starts, goal, mclass, ma, limit, zoc)
+        if len(cache) > 20_000:
+            cache.clear()
+        cache[key] = found
+        return found
+
+    def _search(self, starts, goal, mclass, ma, limit, zoc):
+        """A* (Dijkstra with an admissible distance bound), bounded by *limit*."""
         table = self._adj.setdefault((mclass, ma), {})
         unit = self.lower_bound(mclass, ma)
         axial = self._axial
@@ -149,28 +173,73 @@ class TerrainCosts:
             dq, dr = a[0] - gq, a[1] - gr
             return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
-        best = {start: 0.0}
-        heap = [(unit * dist(start), 0.0, start)]
         inf = float("inf")
         bound = inf if limit is None else limit + 1e-9
+        best: dict = {}
+        parent: dict = {}
+        heap = []
+        first = set()
+        for h, c in starts:
+            if c < best.get(h, inf):
+                best[h] = c
+                parent[h] = None
+                first.add(h)
+                heapq.heappush(heap, (c + unit * dist(h), c, h))
+        zhexes = zoc.hexes if zoc is not None else ()
         while heap:
             _, d, h = heapq.heappop(heap)
-            if h == goal:
-                return d
             if d > best.get(h, inf):
                 continue
+            if h == goal:
+                steps = []
+                while h is not None:
+                    steps.append(h)
+                    h = parent[h]
+                steps.reverse()
+                costs = [best[steps[0]]] + [best[b] - best[a] for a, b in zip(steps, steps[1:])]
+                return d, list(zip(steps, costs))
+            in_z = h in zhexes
+            if in_z and zoc.stop and h not in first:
+                continue                        # entering an EZOC ended the move
             for n, c in self._adjacent(h, mclass, ma, table):
+                if zoc is not None:
+                    n_z = n in zhexes
+                    if in_z and n_z and not zoc.zoc_to_zoc:
+                        continue
+                    c = c + (zoc.enter if n_z else 0.0) + (zoc.leave if in_z else 0.0)
                 nd = d + c
                 if nd < best.get(n, inf):
                     f = nd + unit * dist(n) if unit else nd
                     if f <= bound:
                         best[n] = nd
+                        parent[n] = h
                         heapq.heappush(heap, (f, nd, n))
         return None
 
-    def within(self, start, goal, mclass: str, ma: float) -> bool:
+    def within(self, start, goal, mclass: str, ma: float, zoc: "ZocCosts | None" = None) -> bool:
         """Whether goal can be reached from start for at most *ma* (a search bounded by *ma*)."""
-        return self.cheapest(start, goal, mclass, ma, limit=ma) is not None
+        return self.cheapest(start, goal, mclass, ma, limit=ma, zoc=zoc) is not None
+
+
+@dataclass(frozen=True)
+class ZocCosts:
+    """What enemy zones of control do to a path (builder.audit.engines.zoc): the EZOC hexes (with
+    the ZOC state's version, so cached paths stay valid until a zone changes)."""
+
+    hexes: frozenset
+    version: tuple
+    enter: float = 0.0
+    leave: float = 0.0
+    stop: bool = False
+    zoc_to_zoc: bool = True
+
+    def __hash__(self) -> int:
+        return hash((self.version, self.enter, self.leave, self.stop, self.zoc_to_zoc))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ZocCosts) and (self.version, self.enter, self.leave, self.stop,
+                                                self.zoc_to_zoc) == (other.version, other.enter, other.leave,
+                                                                     other.stop, other.zoc_to_zoc)
 
 
 def _replaces(hexside_type: dict) -> bool:

@@ -1,0 +1,62 @@
+"""Derived-state engines: what the rules need beyond the position, kept up to date from the replay.
+
+Each engine is a replay visitor built from the game's data (no game-specific code):
+
+* :mod:`.phases`   — which phase kinds let whom move, and how (``movement.phases``);
+* :mod:`.zoc`      — zones of control (``zones_of_control``): who projects, where, what they cost;
+* :mod:`.control`  — control of every hex with its history (``control``);
+* :mod:`.ledger`   — per unit and phase: moves (how many, by which kind of movement), flips, entries, removals;
+* :mod:`.arrivals` — the scenario's reinforcement schedule against what actually entered.
+
+:class:`Engines` builds them for a game and feeds them the replay's events. A rule set calls the
+rules first and the engines after, so a rule sees the position after the event and the engines'
+state as it stood before it (the ZOC and control a move started under, the unit's moves before
+this one).
+"""
+
+from __future__ import annotations
+
+from builder.audit.replay import Visitor
+
+
+class Engines(Visitor):
+    """The engines of one game, in the order they update (ZOC before control, which reads it)."""
+
+    def __init__(self, ctx) -> None:
+        from .arrivals import Arrivals
+        from .control import ControlMap
+        from .ledger import Ledger
+        from .phases import MovementPermissions
+        from .zoc import ZocMap
+
+        self.ctx = ctx
+        self.permissions = MovementPermissions(ctx)
+        self.zoc = ZocMap(ctx)
+        self.control = ControlMap(ctx, self.zoc)
+        self.ledger = Ledger(ctx, self.permissions)
+        self.arrivals = Arrivals(ctx)
+        self.all = [self.zoc, self.control, self.ledger, self.arrivals]
+
+    def _each(self, name: str, *args) -> None:
+        for e in self.all:
+            getattr(e, name)(*args)
+
+    def begin(self, pos) -> None:
+        self._each("begin", pos)
+
+    def end(self, pos) -> None:
+        self._each("end", pos)
+
+    def end_entry(self, entry, pos) -> None:
+        self._each("end_entry", entry, pos)
+
+
+def _dispatch(name):
+    def handler(self, ev, pos) -> None:
+        self._each(name, ev, pos)
+    handler.__name__ = name
+    return handler
+
+
+for _name in ("move", "flip", "status", "remove", "add", "phase", "marker"):
+    setattr(Engines, _name, _dispatch(_name))

@@ -1,0 +1,174 @@
+"""Zones of control from the data's ``zones_of_control``.
+
+A unit projects a ZOC when it is a combat unit (``projected_by.combat_only``, default true) and none
+of ``projected_by``'s exclusions applies: ``not_types`` (unit type ids), ``not_statuses`` (the
+Status property, e.g. BCS Support), ``not_faces`` (``front``/``back`` of the face showing),
+``not_flags``, ``not_nationalities``. Its zone is its own hex and the adjacent hexes, except hexes of
+terrain ``not_into_terrain``, hexes across a hexside of a type in ``not_across_hexsides`` (unless the
+same hexside also has a type in ``through_hexsides``, e.g. a bridge), and, for the nationalities or
+sides of a ``confined`` entry, hexes outside its regions. The map's terrain and hexside types with
+``zoc: false`` block a ZOC too (a nationality's ZOC only in its country).
+
+Movement: ``enter_cost`` / ``leave_cost`` MP to enter / leave a hex in an enemy ZOC (EZOC);
+``rigid``: a unit entering an EZOC stops there (true, or a list of movement classes that stop);
+``zoc_to_zoc: false``: no move directly from one EZOC hex into another. ``negated_by_friendly``
+lists the purposes (``movement``, ``supply``, ``retreat``) for which a friendly unit in a hex
+cancels the EZOC there. Enemies: ``enemies`` (side -> sides), else every other side.
+
+The zone of every projecting unit is kept up to date incrementally (a move, a flip, a status
+change, an addition or removal updates that unit only), so querying a hex is a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from builder.audit.replay import Visitor
+
+PURPOSES = ("movement", "supply", "retreat")
+
+
+class ZocMap(Visitor):
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        spec = ctx.spec("zones_of_control")
+        self.spec = spec
+        self.enabled = bool(spec)
+        self.rule = spec.get("rule") or ""
+        by = spec.get("projected_by") or {}
+        self.combat_only = by.get("combat_only", True)
+        self.not_types = set(by.get("not_types") or [])
+        self.not_statuses = set(by.get("not_statuses") or [])
+        self.not_faces = {f.lower() for f in by.get("not_faces") or []}
+        self.not_flags = set(by.get("not_flags") or [])
+        self.not_nationalities = set(by.get("not_nationalities") or [])
+        # the map's own ``zoc: false`` on terrain and hexside types, and the rules data's lists
+        self.blocked_terrain = set(spec.get("not_into_terrain") or []) | \
+            {t for t, d in ctx.terrain_types.items() if d.get("zoc") is False}
+        self.blocked_sides = set(spec.get("not_across_hexsides") or []) | \
+            {t for t, d in ctx.hexside_types.items() if d.get("zoc") is False}
+        self.through_sides = set(spec.get("through_hexsides") or [])
+        self.confined = [(set(c.get("nationalities") or []), set(c.get("sides") or []),
+                          ctx.hexes_of(c.get("regions") or []))
+                         for c in spec.get("confined") or [] if isinstance(c, dict)]
+        self.enter_cost = float(spec.get("enter_cost") or 0)
+        self.leave_cost = float(spec.get("leave_cost") or 0)
+        rigid = spec.get("rigid", False)
+        self.rigid_all = rigid is True
+        self.rigid_classes = set(rigid) if isinstance(rigid, list) else set()
+        self.zoc_to_zoc = spec.get("zoc_to_zoc", True)
+        self.negated = set(spec.get("negated_by_friendly") or [])
+        self.zone: dict = {}              # piece id -> (side, frozenset of hexes)
+        self.count: dict = {}             # hex -> {side: number of units projecting into it}
+        self.version = 0                  # changes whenever any zone changes (path caches key on it)
+        self._enemy_cache: dict = {}
+
+    # ------------------------------------------------------------------ projection
+    def projects(self, unit, pos) -> bool:
+        """Whether *unit* projects a ZOC where it stands (by type, status, face, flags, nationality)."""
+        if unit.location.hex is None:
+            return False
+        data = self.ctx.unit_data(unit.unit_id)
+        if self.combat_only and not self.ctx.game.is_combat(data or {"type": unit.props.get("Type")}):
+            return False
+        if unit.props.get("Type", data.get("type")) in self.not_types:
+            return False
+        if unit.statuses() & self.not_statuses:
+            return False
+        if self.not_faces and self.face(unit) in self.not_faces:
+            return False
+        if self.not_flags & set(data.get("flags") or []):
+            return False
+        return unit.props.get("Nationality", data.get("nationality")) not in self.not_nationalities
+
+    def face(self, unit) -> str:
+        d = self.ctx.defs.get(unit.unit_id)
+        if d is not None and 1 <= unit.level <= len(d.levels):
+            return d.levels[unit.level - 1][1].lower()
+        return "back" if unit.level > 1 else "front"
+
+    def zone_of(self, unit, pos) -> frozenset:
+        """The hexes the unit's ZOC covers (empty if it projects none)."""
+        if not self.enabled or not self.projects(unit, pos):
+            return frozenset()
+        h = unit.location.hex
+        ctx = self.ctx
+        out = {h}
+        for n in ctx.grid.neighbours(h):
+            if ctx.terrain(n) in self.blocked_terrain:
+                continue
+            sides = set(ctx.hexsides.get(frozenset((h, n)), ()))
+            if sides & self.blocked_sides and not sides & self.through_sides:
+                continue
+            out.add(n)
+        nat = unit.props.get("Nationality", "")
+        for nats, sides, region in self.confined:
+            if nat in nats or unit.side in sides:
+                out &= region
+        return frozenset(out)
+
+    def _update(self, unit, pos) -> None:
+        new = self.zone_of(unit, pos) if unit.piece_id in pos.units else frozenset()
+        old = self.zone.get(unit.piece_id)
+        if old is not None and old == (unit.side, new):
+            return
+        if old is not None:
+            side, hexes = old
+            for h in hexes:
+                c = self.count[h]
+                c[side] -= 1
+                if not c[side]:
+                    del c[side]
+                    if not c:
+                        del self.count[h]
+        if new:
+            self.zone[unit.piece_id] = (unit.side, new)
+            for h in new:
+                c = self.count.setdefault(h, {})
+                c[unit.side] = c.get(unit.side, 0) + 1
+        else:
+            self.zone.pop(unit.piece_id, None)
+        self.version += 1
+
+    # ------------------------------------------------------------------ queries
+    def sides_in(self, h) -> dict:
+        """side -> number of its units whose ZOC covers hex *h*."""
+        return dict(self.count.get(h, {}))
+
+    def enemy_zoc(self, h, side: str, pos=None, purpose: str = "movement") -> bool:
+        """Whether hex *h* is in the ZOC of an enemy of *side*; with *pos*, a friendly unit in the hex
+        negates it for the purposes the data lists."""
+        c = self.count.get(h)
+        if not c or not any(s in c for s in self.ctx.enemies(side)):
+            return False
+        if pos is not None and purpose in self.negated:
+            if any(u.side == side for u in pos.units_at(h)):
+                return False
+        return True
+
+    def enemy_hexes(self, side: str) -> frozenset:
+        """Every hex in an enemy ZOC of *side* (for path searches; cached per ZOC version)."""
+        key = (side, self.version)
+        cache = self._enemy_cache
+        found = cache.get(key)
+        if found is None:
+            enemies = self.ctx.enemies(side)
+            found = frozenset(h for h, c in self.count.items() if any(s in c for s in enemies))
+            if len(cache) > 8:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def stops(self, movement_class: str) -> bool:
+        """Whether a unit of this movement class must stop on entering an EZOC."""
+        return self.rigid_all or movement_class in self.rigid_classes
+
+    # ------------------------------------------------------------------ events
+    def begin(self, pos) -> None:
+        if self.enabled:
+            for u in pos.units.values():
+                self._update(u, pos)
+
+    def move(self, ev, pos) -> None:
+        if self.enabled:
+            self._update(ev.unit, pos)
+
+    flip = status = add = remove = move

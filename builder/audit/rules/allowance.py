@@ -1,0 +1,108 @@
+"""A unit's movement allowance now: the printed MA of the face showing, times the phase's
+multiplier (strategic 3 x MA ...), changed by the data's ``movement.modifiers``.
+
+A modifier applies when every condition of its ``when`` holds: ``weather`` (the turn's weather id,
+from the scenario's or the game's ``turns``), ``markers`` (a marker in the unit's hex: a marker id,
+or ``id:front``/``id:back`` for the face it shows, e.g. EotID's OOS/EGS marker), ``statuses``,
+``types``, ``sides``, ``nationalities``, ``movement_classes``, ``units`` (unit ids),
+``arrival_turn: true`` (the unit came onto the map this turn), ``movements`` (the phase's kind of
+movement: operational, strategic ...). It then ``multiply``s the allowance, ``add``s to it, and/or
+caps it at ``max``; ``round`` (``down``/``up``) rounds the result. Modifiers apply in data order.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+class Allowance:
+    def __init__(self, ctx, engines, value_id: str) -> None:
+        self.ctx, self.engines, self.value_id = ctx, engines, value_id
+        self.modifiers = [m for m in ctx.spec("movement").get("modifiers") or [] if isinstance(m, dict)]
+        self._weather: dict | None = None
+
+    def weather(self, turn) -> str | None:
+        if self._weather is None:
+            sc = self.engines.arrivals.scenario or {}
+            turns = sc.get("turns") or self.ctx.game.doc.get("turns") or []
+            self._weather = {t.get("turn"): t.get("weather") for t in turns if isinstance(t, dict)}
+        return self._weather.get(turn)
+
+    def printed(self, pos, unit) -> float | None:
+        try:
+            return float(pos.factor(unit, self.value_id))
+        except (TypeError, ValueError):
+            return None
+
+    def _holds(self, when: dict, unit, pos, perm) -> bool:
+        data = self.ctx.unit_data(unit.unit_id)
+        checks = {
+            "weather": lambda v: self.weather(pos.turn) in v,
+            "statuses": lambda v: bool(unit.statuses() & set(v)),
+            "types": lambda v: unit.props.get("Type", data.get("type")) in v,
+            "sides": lambda v: unit.side in v,
+            "nationalities": lambda v: unit.props.get("Nationality", data.get("nationality")) in v,
+            "movement_classes": lambda v: unit.movement_class in v,
+            "units": lambda v: unit.unit_id in v,
+            "movements": lambda v: perm is not None and perm.movement in v,
+            "arrival_turn": lambda v: bool(v) == self._arrived_now(unit, pos),
+            "markers": lambda v: self._marked(unit, pos, v),
+        }
+        for key, want in when.items():
+            test = checks.get(key)
+            if test is None:
+                return False                 # a condition this version cannot judge: not applied
+            if isinstance(want, str):
+                want = [want]
+            if not test(want):
+                return False
+        return True
+
+    def _arrived_now(self, unit, pos) -> bool:
+        led = self.engines.ledger
+        a = led.get(unit.piece_id)
+        return led.arrived_turn.get(unit.piece_id) == pos.turn or bool(a and a.entered)
+
+    def _marked(self, unit, pos, wanted) -> bool:
+        h = unit.location.hex
+        if h is None:
+            return False
+        here = pos.markers_at(h)
+        for w in wanted:
+            mid, _, face = w.partition(":")
+            for m in here:
+                if m.marker_id == mid and (not face or (face == "front") == (m.level == 1)):
+                    return True
+        return False
+
+    def of(self, unit, pos, perm=None, entering: bool = False) -> tuple[float | None, list[str]]:
+        """(allowance, what changed it); None when the face shows no MA. *entering*: the move brings
+        the unit onto the map now (it counts as arriving this turn)."""
+        ma = self.printed(pos, unit)
+        if ma is None:
+            return None, []
+        why = []
+        if perm is not None and perm.multiplier() != 1:
+            ma *= perm.multiplier()
+            why.append(f"x{perm.multiplier():g} ({perm.movement})")
+        for m in self.modifiers:
+            when = dict(m.get("when") or {})
+            if entering and when.get("arrival_turn") is True:
+                when.pop("arrival_turn")
+            if not self._holds(when, unit, pos, perm):
+                continue
+            before = ma
+            if isinstance(m.get("multiply"), (int, float)):
+                ma *= m["multiply"]
+            if isinstance(m.get("add"), (int, float)):
+                ma += m["add"]
+            if isinstance(m.get("max"), (int, float)):
+                ma = min(ma, float(m["max"]))
+            if m.get("round") == "down":
+                ma = float(math.floor(ma + 1e-9))
+            elif m.get("round") == "up":
+                ma = float(math.ceil(ma - 1e-9))
+            if ma != before:
+                why.append(f"{m.get('name') or 'modifier'} {before:g} -> {ma:g}"
+                           + (f" ({m['rule']})" if m.get("rule") else ""))
+        return ma, why
