@@ -411,7 +411,7 @@ class ScriptedGame:
 
     def _save(self, root) -> bytes:
         k = self.kit
-        desc = (self.scenario or {}).get("name") or k.title
+        desc = (self.scenario or {}).get("name") or f"{k.title}: scripted game"   # the scenario's name, as ours
         save = SaveFile.new(root, encoding="vcsk", key=SCRIPT_KEY,
                             savedata=make_metadata(version=k.version, vassal_version="3.6.0", date_saved=0,
                                                    description=desc),
