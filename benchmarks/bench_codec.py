@@ -9,19 +9,29 @@ Prints a table with, for each file, the time of
   typed commands (every leaf visited);
 * ``full``      — ``read`` plus decoding every piece's trait chain into trait objects with
   typed states, and every command's fields;
-* ``pywargame`` — pywargame 0.8's ``SaveIO.readSave`` of the same file, run under a Python
-  >= 3.12 found on this machine (skipped with a message when there is none or pywargame is
-  not installed there; it is never a dependency of this project),
+* ``pywargame`` — pywargame 0.8 reading the same file and decoding every piece as its own
+  functions do it (``SaveIO.readSave``, then ``WithTraits.decodeAdd2`` of every ``+/`` line),
+  run under a Python >= 3.12 found on this machine (skipped with a message when there is none
+  or pywargame is not installed there; it is never a dependency of this project),
 
-and the ratios of ``read``/``full`` to the baseline and to pywargame.
+and the ratios of ``read``/``full`` to the baseline and to pywargame (``pyw/full``: how many
+times faster we are). Then, whole processes: ``vassal-builder dump --json`` of each file
+against a floor *script* (a fresh interpreter doing the baseline) and against pywargame's
+``dumpvsav -d``. Times are medians of R runs.
 
-Usage: ``python benchmarks/bench_codec.py [--shared DIR] [--commands N] [--repeat R]
-[--python312 PATH]``. Environment: VASSAL_BUILDER_SHARED, BENCH_PYTHON312.
+The goal (issue 11) is stated on a 2,208-piece real save: Scenario B of the Almoravid module
+(github.com/Cattlesquat/Almoravid, ``Scenario_B_Quelling_of_the_Tajo.vsav``). Pass it, or any
+save, with ``--save`` (repeatable); without one the largest save in ../shared/real-vassal is used.
+
+Usage: ``python benchmarks/bench_codec.py [--save FILE ...] [--shared DIR] [--commands N]
+[--repeat R] [--python312 PATH]``. Environment: VASSAL_BUILDER_SHARED, BENCH_PYTHON312,
+BENCH_SAVES (paths separated by os.pathsep).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import shutil
 import subprocess
 import sys
@@ -50,27 +60,44 @@ from builder.vassal.savefile import SaveFile, make_metadata, read_save  # noqa: 
 from builder.vassal.traits import BasicPiece, Delete, Embellishment, Marker  # noqa: E402
 
 PYWARGAME_SNIPPET = r"""
-import sys, time
+import contextlib, io, sys, time
 from pywargame.vassal.save import SaveIO
+from pywargame.vassal.withtraits import WithTraits
 path, repeat = sys.argv[1], int(sys.argv[2])
-best = None
+times = []
 for _ in range(repeat):
-    t = time.perf_counter()
-    key, lines = SaveIO.readSave(path)
-    d = time.perf_counter() - t
-    best = d if best is None or d < best else best
-print(best, len(lines))
+    with contextlib.redirect_stdout(io.StringIO()):   # it prints a warning per unknown trait
+        t = time.perf_counter()
+        key, lines = SaveIO.readSave(path)
+        pieces = [WithTraits.decodeAdd2(line, False) for line in lines if line.startswith('+')]
+        times.append(time.perf_counter() - t)
+times.sort()
+print(times[len(times) // 2], len(lines), len(pieces))
+"""
+
+FLOOR_SNIPPET = r"""
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    payload = z.read("savedGame")
+if payload[:5] == b"!VCSK":
+    key = int(payload[5:7], 16)
+    sys.stdout.write(str(len(bytes.fromhex(payload[7:].decode("ascii")).translate(bytes(b ^ key for b in range(256))))))
 """
 
 
-def best_of(fn, repeat: int) -> float:
-    best = None
+def median_of(fn, repeat: int) -> float:
+    times = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn()
-        d = time.perf_counter() - t
-        best = d if best is None or d < best else best
-    return best
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def process_time(argv: list[str], repeat: int) -> float:
+    """Median wall time of a whole process (interpreter start-up included), output discarded."""
+    return median_of(lambda: subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                            check=False), repeat)
 
 
 def baseline(path: Path) -> None:
@@ -165,19 +192,23 @@ def pywargame_time(py: str, path: Path, repeat: int) -> float | None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--save", action="append", default=[], help="a save to measure (repeatable)")
     ap.add_argument("--shared", default=os.environ.get("VASSAL_BUILDER_SHARED") or str(REPO.parent / "shared"))
     ap.add_argument("--commands", type=int, default=100_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--python312", default=None)
     args = ap.parse_args()
 
     files: list[tuple[str, Path]] = []
+    given = args.save + [p for p in os.environ.get("BENCH_SAVES", "").split(os.pathsep) if p]
+    for p in given:
+        files.append((Path(p).name[:32], Path(p)))
     real = Path(args.shared) / "real-vassal"
     saves = sorted([p for p in real.glob("*.vsav")] + [p for p in real.glob("*.vlog")],
                    key=lambda p: zipfile.ZipFile(p).getinfo("savedGame").file_size) if real.is_dir() else []
-    if saves:
+    if saves and not given:
         files.append(("largest real save", saves[-1]))
-    else:
+    elif not given:
         print(f"(no real saves under {real}: skipping the real-save row)")
     tmp = Path(tempfile.mkdtemp(prefix="bench-codec-"))
     gen = tmp / f"generated-{args.commands}.vlog"
@@ -191,28 +222,40 @@ def main() -> int:
         print("pywargame comparison skipped: no Python >= 3.12 with pywargame 0.8 found "
               "(set BENCH_PYTHON312 or --python312; e.g. python3.12 -m venv v && v/bin/pip install pywargame==0.8.0)")
 
-    header = (f"{'file':<32} {'commands':>9} {'payload':>10} {'baseline':>9} {'read':>8} {'full':>8} "
-              f"{'read/base':>9} {'full/base':>9} {'pywargame':>10} {'read/pyw':>8} {'full/pyw':>8}")
-    rows = []
-    for label, path in files:
-        payload = zipfile.ZipFile(path).getinfo("savedGame").file_size
-        base = best_of(lambda: baseline(path), args.repeat)
-        n = ours_read(path)
-        rd = best_of(lambda: ours_read(path), args.repeat)
-        fl = best_of(lambda: ours_full(path), args.repeat)
-        pw = pywargame_time(py, path, args.repeat) if py else None
-        rows.append((label, n, payload, base, rd, fl, pw))
+    header = (f"{'file':<32} {'commands':>9} {'pieces':>7} {'baseline':>9} {'read':>8} {'full':>8} "
+              f"{'read/base':>9} {'full/base':>9} {'pywargame':>10} {'pyw/full':>8}")
     print()
+    print("in-process decode (median of", args.repeat, "runs)")
     print(header)
     print("-" * len(header))
-    for label, n, payload, base, rd, fl, pw in rows:
-        pws = f"{pw * 1000:9.1f}ms" if pw else f"{'n/a':>10}"
-        r1 = f"{rd / pw:8.2f}" if pw else f"{'n/a':>8}"
-        r2 = f"{fl / pw:8.2f}" if pw else f"{'n/a':>8}"
-        print(f"{label:<32} {n:>9,} {payload:>10,} {base * 1000:7.1f}ms {rd * 1000:6.1f}ms {fl * 1000:6.1f}ms "
-              f"{rd / base:9.1f} {fl / base:9.1f} {pws} {r1} {r2}")
+    for label, path in files:
+        base = median_of(lambda: baseline(path), args.repeat)
+        n = ours_read(path)
+        pieces = sum(1 for _, c in read_save(path).leaves()
+                     if isinstance(c.inner if isinstance(c, Log) else c, AddPiece))
+        rd = median_of(lambda: ours_read(path), args.repeat)
+        fl = median_of(lambda: ours_full(path), args.repeat)
+        pw = pywargame_time(py, path, args.repeat) if py else None
+        pws = f"{pw * 1000:8.1f}ms" if pw else f"{'n/a':>10}"
+        r2 = f"{pw / fl:8.1f}" if pw else f"{'n/a':>8}"
+        print(f"{label:<32} {n:>9,} {pieces:>7,} {base * 1000:7.1f}ms {rd * 1000:6.1f}ms {fl * 1000:6.1f}ms "
+              f"{rd / base:9.1f} {fl / base:9.1f} {pws} {r2}", flush=True)
+
+    header = (f"{'file':<32} {'floor script':>12} {'dump --json':>11} {'dump/floor':>10} "
+              f"{'pyw dump -d':>11} {'pyw/dump':>8}")
     print()
-    print("times are the best of", args.repeat, "runs; ratios < 1 against pywargame mean faster than pywargame.")
+    print("whole process (median of", args.repeat, "runs)")
+    print(header)
+    print("-" * len(header))
+    for label, path in files:
+        floor = process_time([sys.executable, "-c", FLOOR_SNIPPET, str(path)], args.repeat)
+        dump = process_time([sys.executable, "-m", "builder", "dump", "--json", str(path)], args.repeat)
+        pwd = process_time([py, "-m", "pywargame.vassal.dumpvsav", "-d", str(path)], args.repeat) if py else None
+        pws = f"{pwd * 1000:9.0f}ms" if pwd else f"{'n/a':>11}"
+        r = f"{pwd / dump:8.1f}" if pwd else f"{'n/a':>8}"
+        print(f"{label:<32} {floor * 1000:10.0f}ms {dump * 1000:9.0f}ms {dump / floor:10.1f} {pws} {r}", flush=True)
+    print()
+    print("ratios to pywargame are how many times faster we are (> 1: faster).")
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

@@ -47,7 +47,9 @@ class _HelpFormatter(argparse.HelpFormatter):
         return f"{super()._fill_text(head, width, indent)}\n\n{table}" if head.strip() else table
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser. Only the subcommand named in *argv* (all of them when None) is imported and
+    gets its full options: a ``dump`` does not pay for loading jsonschema, YAML and Pillow."""
     parser = argparse.ArgumentParser(
         prog="vassal-builder",
         description="Build VASSAL modules, counters, maps and counter sheets from YAML game data, "
@@ -59,7 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
     for name, summary in COMMANDS.items():
+        if chosen is not None and name != chosen:
+            sub.add_parser(name, help=summary)   # listed in --help; never run from this parser
+            continue
         module = importlib.import_module(f"builder.commands.{name}")
         p = module.register(sub, name, summary)
         p.formatter_class = _HelpFormatter
@@ -69,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()

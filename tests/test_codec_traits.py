@@ -368,3 +368,16 @@ def test_expand_prototypes_like_piece_cloner():
     loop = {"A": Piece([UsePrototype(prototype_name="A"), BasicPiece()])}
     with pytest.raises(PieceError, match="nested deeper"):
         expand_prototypes(Piece([UsePrototype(prototype_name="A"), BasicPiece()]), loop.get)
+
+
+_LAYER = st.text(st.sampled_from(["a", ";", "\\", "'", ",", "\t"]), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_LAYER, st.lists(_LAYER, min_size=1, max_size=4).map(join_layers)),
+                min_size=1, max_size=60))
+def test_split_layers_matches_vassal_recursion_on_deep_chains(layers):
+    # deep chains whose layers may hold TABs and chains of their own (as Replace/Place Marker do)
+    s = join_layers(layers)
+    assert split_layers(s) == _ref_split(s)
+    assert split_layers(s + "\t" + s) == _ref_split(s + "\t" + s)   # extra tokens at the top

@@ -10,7 +10,7 @@ from builder.vassal.archive import SafeZip
 from builder.vassal.buildfile import BuildFile, read_module
 from builder.vassal.errors import NotAVassalFile, VassalFormatError
 from builder.vassal.files import InputFileError, regular_file_problem
-from builder.vassal.report import format_lines, module_lines, module_summary, save_report
+from builder.vassal.report import format_lines, module_lines, module_summary, save_report, save_report_json
 from builder.vassal.savefile import SaveFile, read_save
 
 
@@ -73,7 +73,7 @@ def _module(path: Path, as_json: bool) -> str:
                 counts[k] = counts.get(k, 0) + v
             reports.append({"file": name, **r})
         return json.dumps({"encoding": None, "counts": dict(sorted(counts.items())), "commands": [],
-                           "module": summary, "setups": reports}, ensure_ascii=False, indent=1)
+                           "module": summary, "setups": reports}, ensure_ascii=False)
     lines = [f"{path}: not a saved game: " + module_lines(summary)[0]] + module_lines(summary)[1:]
     for name, save in setups:
         if isinstance(save, VassalFormatError):
@@ -99,7 +99,7 @@ def run(args) -> int:
         else:
             save = read_save(path)
             if args.json:
-                out = json.dumps(save_report(save), ensure_ascii=False, indent=1)
+                out = save_report_json(save)   # C encoder: no indent, which forces the pure-Python one
             else:
                 out = "\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))
     except VassalFormatError as exc:  # 2: not a save at all; 1: a save too damaged to decode

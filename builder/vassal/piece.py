@@ -19,7 +19,11 @@ Build one from traits (outermost first) and get the PieceSlot text:
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import lru_cache
 from collections.abc import Callable, Iterator
+from itertools import accumulate
+from operator import methodcaller, sub
 from typing import Any, TypeVar
 
 from builder.vassal.errors import PieceError
@@ -41,21 +45,9 @@ MAX_LAYERS = 10_000
 T = TypeVar("T", bound=Trait)
 
 
-def _unescaped_tab(s: str, start: int = 0) -> int:
-    """Index of the first TAB at or after *start* not preceded by a backslash, or -1."""
-    i = s.find(TAB, start)
-    while i > 0 and s[i - 1] == "\\":
-        i = s.find(TAB, i + 1)
-    return i
-
-
-def _token(s: str) -> str:
-    """One TAB-level token: drop the escaping backslash before each TAB, then unquote."""
-    if TAB in s:
-        s = s.replace("\\\t", TAB)
-    if len(s) > 1 and s[0] == "'" and s[-1] == "'":
-        s = s[1:-1]
-    return s
+def _backslash_runs(parts: list[str]) -> list[int]:
+    """For the TAB after each part but the last, how many backslashes stand right before it."""
+    return list(map(sub, map(len, parts), map(len, map(methodcaller("rstrip", "\\"), parts[:-1]))))
 
 
 def split_layers(s: str, *, limit: int = MAX_LAYERS) -> list[str]:
@@ -64,20 +56,66 @@ def split_layers(s: str, *, limit: int = MAX_LAYERS) -> list[str]:
     Like VASSAL's ``BasicCommandEncoder.createPiece``: each level is split with
     ``decode(rest, TAB)``; its first token is the layer, the second (if any) is split again
     (extra tokens are ignored by VASSAL and survive here only through the raw string).
+
+    One pass, linear in the length: each nesting level adds one backslash before every TAB
+    inside it, so the TAB separating layer *k* from the rest is the first TAB of the current
+    region with exactly *k* backslashes before it. The runs are counted once; each level is
+    then a look-up and a slice of the original string, never a re-scan or rewrite of the rest.
     """
+    if TAB not in s:
+        if limit < 1:
+            raise PieceError(f"piece has more than {limit} layers")
+        return [s[1:-1] if len(s) > 1 and s[0] == "'" and s[-1] == "'" else s]
+    parts = s.split(TAB)
+    runs = _backslash_runs(parts)
+    tab_at = list(accumulate(map(len, parts[:-1])))   # tab i sits at tab_at[i] + i
+    # A run length seen once (the usual case: no layer holds a TAB of its own) makes that
+    # level's separator a dict look-up, and that level cannot have extra tokens.
+    where = dict(zip(runs, range(len(runs))))
+    repeated = () if len(where) == len(runs) else {v for v, n in Counter(runs).items() if n > 1}
     out: list[str] = []
-    rest = s
+    a, z = 0, len(s)            # the current region, in s's own coordinates
+    lo, hi = 0, len(runs)       # the TABs inside it: runs[lo:hi]
+    depth = 0
     while True:
         if len(out) >= limit:
             raise PieceError(f"piece has more than {limit} layers")
-        i = _unescaped_tab(rest)
-        if i < 0:
-            out.append(_token(rest) if rest else rest)
-            break
-        out.append(_token(rest[:i]))
-        j = _unescaped_tab(rest, i + 1)
-        rest = _token(rest[i + 1:j] if j >= 0 else rest[i + 1:])
-    return out
+        if depth in repeated:
+            sep = _find(runs, depth, lo, hi)
+            nxt = _find(runs, depth, sep + 1, hi) if sep >= 0 else -1   # an extra token
+        else:
+            sep = where.get(depth, -1)
+            if not lo <= sep < hi:
+                sep = -1
+            nxt = -1
+        end = tab_at[sep] + sep - depth if sep >= 0 else z   # the escaping backslashes are not text
+        t = s[a:end]
+        if TAB in t:
+            t = t.replace("\\" * (depth + 1) + TAB, TAB)
+        out.append(t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t)
+        if sep < 0:
+            return out
+        a, lo = end + depth + 1, sep + 1
+        if nxt >= 0:
+            z, hi = tab_at[nxt] + nxt - depth, nxt
+        if z - a > 1 and s[a] == "'" and s[z - 1] == "'":
+            a, z = a + 1, z - 1
+        depth += 1
+
+
+def _find(runs: list[int], value: int, lo: int, hi: int) -> int:
+    """Index of the first *value* in runs[lo:hi], or -1 (list.index scans in C)."""
+    try:
+        return runs.index(value, lo, hi)
+    except ValueError:
+        return -1
+
+
+@lru_cache(maxsize=4096)
+def _split_cached(s: str) -> tuple[str, ...]:
+    """split_layers for decoding: a save repeats the same type strings (every counter of a
+    kind) and many states; a piece gets its own trait objects, only the split is shared."""
+    return tuple(split_layers(s))
 
 
 def join_layers(layers: list[str]) -> str:
@@ -93,12 +131,12 @@ def join_layers(layers: list[str]) -> str:
 class Piece:
     """A game piece: its trait layers, outermost first, the innermost (BasicPiece…) last."""
 
-    __slots__ = ("layers", "_raw_type", "_raw_state", "_orig", "_state_layers_missing")
+    __slots__ = ("_layers", "_raw_type", "_raw_state", "_orig", "_state_layers_missing")
 
     def __init__(self, layers: list[Trait]) -> None:
         if not layers:
             raise PieceError("a piece needs at least one layer")
-        self.layers = list(layers)
+        self._layers: list[Trait] | None = list(layers)
         self._raw_type: str | None = None
         self._raw_state: str | None = None
         self._orig: tuple[int, ...] = ()
@@ -107,21 +145,41 @@ class Piece:
     # ---------------------------------------------------------------- decoding
     @classmethod
     def decode(cls, type_str: str, state_str: str | None = None) -> "Piece":
-        types = split_layers(type_str)
-        states = split_layers(state_str) if state_str is not None else []
-        layers = []
-        for i, t in enumerate(types):
-            layers.append(trait_from_type(t, states[i] if i < len(states) else None))
-        p = cls(layers)
+        """The piece of a type and a state string. The strings are split into trait layers
+        when a layer is first asked for, and each trait's fields when that trait is read."""
+        p = cls.__new__(cls)
+        p._layers = None
         p._raw_type = type_str
         p._raw_state = state_str
-        p._orig = tuple(id(x) for x in p.layers)
-        p._state_layers_missing = max(0, len(types) - len(states)) if state_str is not None else 0
+        p._orig = ()
+        p._state_layers_missing = 0
         return p
 
+    @property
+    def layers(self) -> list[Trait]:
+        if self._layers is None:
+            self._decode_layers()
+        return self._layers
+
+    @layers.setter
+    def layers(self, value: list[Trait]) -> None:
+        self._layers = list(value)
+
+    def _decode_layers(self) -> None:
+        types = _split_cached(self._raw_type)
+        state_str = self._raw_state
+        states = _split_cached(state_str) if state_str is not None else ()
+        n = len(states)
+        layers = [trait_from_type(t, states[i] if i < n else None) for i, t in enumerate(types)]
+        self._layers = layers
+        self._orig = tuple(map(id, layers))
+        self._state_layers_missing = max(0, len(types) - n) if state_str is not None else 0
+
     def _unchanged(self) -> bool:
-        return len(self._orig) == len(self.layers) and all(
-            id(x) == o for x, o in zip(self.layers, self._orig))
+        if self._layers is None:
+            return True
+        return len(self._orig) == len(self._layers) and all(
+            id(x) == o for x, o in zip(self._layers, self._orig))
 
     @classmethod
     def new_stack(cls, map_id: str | None, x: int, y: int, members: list[str],
@@ -133,14 +191,14 @@ class Piece:
 
     # ---------------------------------------------------------------- encoding
     def type_string(self) -> str:
-        if self._raw_type is not None and self._unchanged() and not any(
-                t.type_dirty for t in self.layers):
+        if self._raw_type is not None and (self._layers is None or self._unchanged() and not any(
+                t.type_dirty for t in self._layers)):
             return self._raw_type
         return join_layers([t.type_string() for t in self.layers])
 
     def state_string(self) -> str:
-        if self._raw_state is not None and self._unchanged() and not any(
-                t.state_dirty for t in self.layers):
+        if self._raw_state is not None and (self._layers is None or self._unchanged() and not any(
+                t.state_dirty for t in self._layers)):
             return self._raw_state
         return join_layers([t.state_string() for t in self.layers])
 

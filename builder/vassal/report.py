@@ -8,6 +8,7 @@ the collected values appears as a whole token anywhere else in the output.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any
@@ -22,7 +23,7 @@ from builder.vassal.savefile import SaveFile
 if TYPE_CHECKING:  # pragma: no cover
     from builder.vassal.buildfile import BuildFile
 
-__all__ = ["MASK", "collect_secrets", "save_report", "format_lines", "Masker", "module_summary",
+__all__ = ["MASK", "collect_secrets", "save_report", "save_report_json", "format_lines", "Masker", "module_summary",
            "module_lines"]
 
 MASK = "********"
@@ -62,8 +63,27 @@ class Masker:
             alts = "|".join(re.escape(s) for s in sorted(secrets, key=len, reverse=True))
             d = re.escape(_DELIMS)
             self._re = re.compile(rf"(?:(?<=^)|(?<=[{d}\s<>]))(?:{alts})(?=$|[{d}\s<>])")
+            # Can an encoded object hold a secret? The same whole-token test on its JSON text
+            # (ensure_ascii off), with what a boundary becomes there: a string's own quotes
+            # (not a key's closing one, followed by ': '), escapes such as \t or \u001c. Sound
+            # when a secret has no character JSON escapes ('"', '\', controls).
+            # (One pattern per secret, the secret first: the search then runs at the speed of
+            # a literal search instead of trying the boundaries at every position.)
+            plain = not any(c in '"\\' or c < " " for v in secrets for c in v)
+            self._in_text = [re.compile(
+                rf'{re.escape(v)}(?:(?<=[{d}\s<>"]{re.escape(v)})|(?<=\\[tnrf]{re.escape(v)})'
+                rf'|(?<=\\u00[01][0-9a-fA-F]{re.escape(v)}))(?=$|[{d}\s<>]|"(?!: ))')
+                for v in secrets] if plain else None
         else:
-            self._re = None
+            self._re = self._in_text = None
+
+    def dumps(self, obj: Any) -> str:
+        """``obj`` as JSON text (the C encoder), secrets masked; only an object whose text
+        contains a secret is walked."""
+        text = json.dumps(obj, ensure_ascii=False)
+        if self._re is None or (self._in_text is not None and not any(p.search(text) for p in self._in_text)):
+            return text
+        return json.dumps(self(obj), ensure_ascii=False)
 
     def __call__(self, obj: Any) -> Any:
         if self._re is None:
@@ -121,11 +141,8 @@ def _track(c: Command, types: dict[str, str]) -> None:
             types[inner.piece_id] = inner.type_string
 
 
-def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
-    """``{"encoding", "counts", "commands"}`` — the ``dump --json`` object."""
-    masker = Masker(collect_secrets(save), mask) if mask is not None else (lambda o: o)
-    counts: Counter[str] = Counter()
-    commands = []
+def _entries(save: SaveFile, counts: Counter, mask: str | None):
+    """Each command's report entry (not yet masked), counting command types into *counts*."""
     types: dict[str, str] = {}
     for index, (depth, c) in enumerate(save.leaves()):
         _track(c, types)
@@ -135,8 +152,25 @@ def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
                 counts[ic.TYPE] += 1
         e = {"index": index, "depth": depth}
         e.update(_entry(c, types, mask))
-        commands.append(masker(e))
+        yield e
+
+
+def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
+    """``{"encoding", "counts", "commands"}`` — the ``dump --json`` object."""
+    masker = Masker(collect_secrets(save), mask) if mask is not None else (lambda o: o)
+    counts: Counter[str] = Counter()
+    commands = [masker(e) for e in _entries(save, counts, mask)]
     return {"encoding": save.encoding, "counts": dict(sorted(counts.items())), "commands": commands}
+
+
+def save_report_json(save: SaveFile, *, mask: str | None = MASK) -> str:
+    """:func:`save_report` as JSON text, encoded command by command with the C encoder (a
+    command is walked for secrets only when its text holds one)."""
+    masker = Masker(collect_secrets(save) if mask is not None else set(), mask or MASK)
+    counts: Counter[str] = Counter()
+    commands = ",".join(masker.dumps(e) for e in _entries(save, counts, mask))
+    head = json.dumps({"encoding": save.encoding, "counts": dict(sorted(counts.items()))}, ensure_ascii=False)
+    return head[:-1] + ', "commands": [' + commands + "]}"
 
 
 def _change_text(ch: dict[str, Any]) -> str:

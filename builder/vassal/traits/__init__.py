@@ -10,6 +10,8 @@ Unknown prefixes (module-specific traits such as ``locmsg;``, ``nonRect;`` or VA
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from builder.vassal.traits.base import Field, KeyStroke, PassthroughTrait, Trait
 from builder.vassal.traits.basic import BasicPiece, Deck, Stack
 from builder.vassal.traits.decorators import (
@@ -63,7 +65,9 @@ def type_prefix(type_str: str) -> str:
     return type_str if i < 0 else type_str[: i + 1]
 
 
+@lru_cache(maxsize=8192)
 def trait_class(type_str: str) -> type[Trait]:
+    # cached: a save repeats the same layer types (every counter of a kind) many times
     return REGISTRY.get(type_prefix(type_str), PassthroughTrait)
 
 

@@ -16,6 +16,7 @@ reused until a field is set). Typed access goes through the field table of each 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from builder.vassal.errors import PieceError
@@ -149,11 +150,19 @@ class Field:
         return str(value)
 
 
+@lru_cache(maxsize=8192)
+def _type_fields(type_str: str) -> tuple[str, ...]:
+    # cached: the same layer types recur across a save's pieces; each trait copies the tuple
+    return tuple(decode(type_str, ";")[1:])
+
+
 def F(name: str, kind: str = "str", default: Any = "") -> Field:
     return Field(name, kind, default)
 
 
 # ----------------------------------------------------------------------------------- trait
+
+_AS_DICT: dict[tuple[type, str], dict[str, Any]] = {}   # (class, raw type) -> decoded fields
 
 class Trait:
     """Base of every trait (and of the innermost BasicPiece/Stack/Deck)."""
@@ -166,7 +175,7 @@ class Trait:
     SECRET_STATE: ClassVar[bool] = False
     INNERMOST: ClassVar[bool] = False
 
-    __slots__ = ("_tokens", "_raw_type", "_state", "type_dirty", "state_dirty")
+    __slots__ = ("_toks", "_raw_type", "_state", "type_dirty", "state_dirty")
 
     def __init__(self, **values: Any) -> None:
         self._tokens: list[str] = self._initial_tokens()   # every field's default...
@@ -183,12 +192,25 @@ class Trait:
     def _initial_tokens(self) -> list[str]:
         return [f.format(f.default) for f in self.fields()]
 
+    @property
+    def _tokens(self) -> list[str]:
+        """The type's field tokens, split from the raw type string on first use: a caller
+        that reads one trait of a long chain pays for that trait only."""
+        toks = self._toks
+        if toks is None:
+            toks = self._toks = self._split_type(self._raw_type or "")
+        return toks
+
+    @_tokens.setter
+    def _tokens(self, value: list[str]) -> None:
+        self._toks = value
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_type(cls, type_str: str, state: str | None = None) -> "Trait":
         t = cls.__new__(cls)
         t._raw_type = type_str
-        t._tokens = t._split_type(type_str)
+        t._toks = None
         t._state = cls.DEFAULT_STATE if state is None else state
         t.type_dirty = False
         t.state_dirty = False
@@ -196,7 +218,7 @@ class Trait:
 
     def _split_type(self, type_str: str) -> list[str]:
         """Type string → field tokens (the prefix token is dropped, as VASSAL does)."""
-        return decode(type_str, ";")[1:]
+        return list(_type_fields(type_str))
 
     def _join_type(self) -> str:
         head = self.ID[:-1] if self.ID.endswith(";") else self.ID
@@ -262,6 +284,18 @@ class Trait:
 
     def as_dict(self) -> dict[str, Any]:
         """Decoded type fields (JSON-friendly) for reports."""
+        if self.type_dirty or self._raw_type is None:
+            return self._as_dict()
+        # a save shows the same layer types on many pieces: decode each type once
+        key = (type(self), self._raw_type)
+        d = _AS_DICT.get(key)
+        if d is None:
+            if len(_AS_DICT) >= 8192:
+                _AS_DICT.clear()
+            d = _AS_DICT[key] = self._as_dict()
+        return {k: list(v) if isinstance(v, list) else v for k, v in d.items()}
+
+    def _as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for i, f in enumerate(self.fields()):
             if i >= len(self._tokens):

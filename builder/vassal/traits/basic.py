@@ -5,12 +5,19 @@ vassal-format.md §3.4 (BasicPiece) and §4.6 (Stack, Deck).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from builder.vassal.sequence import decode, encode_str, parse_java_int
 from builder.vassal.traits.base import F, Trait
 
 __all__ = ["BasicPiece", "Stack", "Deck", "unwrap_null"]
+
+
+@lru_cache(maxsize=4096)
+def _semicolon_tokens(state: str) -> tuple[str, ...]:
+    # map, position, gpid and properties each read the state: split it once per distinct state
+    return tuple(decode(state, ";"))
 
 
 def unwrap_null(s: str | None) -> str | None:
@@ -28,8 +35,8 @@ class BasicPiece(Trait):
     __slots__ = ()
 
     # ---- state
-    def _state_tokens(self) -> list[str]:
-        return decode(self._state, ";") if self._state else []
+    def _state_tokens(self) -> tuple[str, ...]:
+        return _semicolon_tokens(self._state) if self._state else ()
 
     @property
     def map_id(self) -> str | None:
