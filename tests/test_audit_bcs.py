@@ -71,10 +71,10 @@ def test_r01_a_save_without_a_name_is_recognised_by_its_hexes(pls, plans, tmp_pa
 def test_r01_wrong_hex_missing_step_loss_status_and_fatigue(pls, plans, tmp_path):
     plan, cal = plans("scenario-5-4")
     keys = [p.d.key for p in plan.placements]
-    # I/283 Inf Bn [5] carries one step-loss marker (6 steps at full strength): drop it
+    # I/283 Inf Bn [5] has lost one step on its Losses layer (6 steps at full strength): undo it
     i = keys.index("ger-i-283-inf-bn")
-    assert plan.placements[i + 1].d.key == "step-loss-1"
-    del plan.placements[i + 1]
+    assert plan.placements[i].losses == 1
+    plan.placements[i].losses = 0
     # 711 PJ Hetz Bn (Support): no status; 711 Inf HQ (Fat-0): no fatigue marker
     for p in plan.placements:
         if p.d.key == "ger-711-pj-hetz-bn":

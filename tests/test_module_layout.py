@@ -116,3 +116,34 @@ def test_deployer_respects_stacking_terrain_and_enemies():
     lake = next((grid.name(h) for h in grid.all_hexes() if dep._terrain(grid.name(h)).get("playable") is False), None)
     if lake:
         assert dep.choose(unit, "axis", "leg", [lake], 0, 1) is None         # nor where it may not go
+
+
+def test_audit_reads_step_losses_from_the_losses_layer(tmp_path):
+    """A BCS step loss is a level of the unit's Losses layer: the replay reads it at the start and
+    after a logged change (what the set-up and stacking rules count)."""
+    from builder.audit.context import AuditContext
+    from builder.audit.replay import Visitor, replay_file
+    from builder.audit.script import ScriptedGame
+
+    r = report("panzers-last-stand")
+    sc = r.model.by_id["scenarios"]["scenario-5-4"]
+    hurt = next(e["unit"] for e in sc["setup"] if isinstance(e.get("unit"), str) and e.get("step_losses") == 1)
+    fresh = next(e["unit"] for e in sc["setup"] if isinstance(e.get("unit"), str) and "hex" in e
+                 and not e.get("step_losses") and (r.model.units[e["unit"]].get("steps") or 0) >= 3)
+    g = ScriptedGame(r, scenario="scenario-5-4")
+    g.start()
+    g.step_loss(fresh, 2)
+    path = g.write(tmp_path / "g.vlog")
+
+    seen = {}
+
+    class Watch(Visitor):
+        def begin(self, pos):
+            seen["start"] = {u.unit_id: u.losses for u in pos.units.values()}
+
+        def end(self, pos):
+            seen["end"] = {u.unit_id: u.losses for u in pos.units.values()}
+
+    replay_file(path, AuditContext.from_report(r), [Watch()])
+    assert seen["start"][hurt] == 1 and seen["start"][fresh] == 0
+    assert seen["end"][fresh] == 2

@@ -19,11 +19,12 @@ from PIL import Image
 from builder.errors import BuildError
 from builder.geometry.vassal_derive import derive_vassal_grid, local_name
 from builder.geometry.vassal_grid import grid_attributes
-from builder.module import package, setups
+from builder.module import package, pieces, setups
 from builder.module.names import face_key, value_text
 from builder.render.counter_pieces import unit_face_values
 from builder.render.map_build import game_map_images
 from builder.vassal.commands import AddPiece, BoardPicker, TurnTracker
+from builder.vassal.piece import Piece
 from builder.vassal.placement import initial_placements
 from builder.vassal.savefile import read_save
 from builder.vassal.traits import Embellishment, UsePrototype
@@ -180,6 +181,10 @@ def test_reinforcements_by_turn_and_status_in_saves():
     assert status[e["unit"]] == "Support"
 
 
+def _layer(piece, name):
+    return next(t for t in piece.layers if isinstance(t, Embellishment) and t.get("name") == name)
+
+
 def test_multi_counter_unit_is_one_piece_with_more_levels():
     g = _game("iron-dream")
     uid = next(u for u, unit in g.units.items() if unit.get("extra_counters"))
@@ -261,7 +266,7 @@ def test_every_setup_save_places_each_unit_once_at_its_hex(game):
                 assert (p.map_id, p.x, p.y) == ("Main Map", *_expected_point(game, e["hex"])), (sc["id"], e)
             if e.get("face") == "back" and isinstance(e.get("unit"), str):
                 add = by_id[next(pid for pid, p in placed.items() if p is units[e["unit"]])]
-                assert add.piece.find(Embellishment).level >= 2
+                assert _layer(add.piece, "Face").level >= 2
         turns = [c for _, c in save.leaves() if isinstance(c, TurnTracker)]
         assert len(turns) == 1
 
@@ -273,7 +278,13 @@ def test_step_losses_select_the_layer_level_or_loss_markers():
     e = next(e for e in g.by_id["scenarios"]["scenario-5-2"]["setup"] if (e.get("step_losses") or 0) >= 2)
     at = next(p for p in plan.placements if p.d.key == e["unit"])
     here = [p.d.key for p in plan.placements if (p.map, p.x, p.y) == (at.map, at.x, at.y)]
-    assert f"step-loss-{e['step_losses']}" in here   # BCS: losses are markers with the unit
+    # BCS: a loss is a level of the unit's own Losses layer (a badge), not a marker covering it
+    assert at.losses == e["step_losses"] and not any(k.startswith("step-loss") for k in here)
+    type_, state = pieces.placed_strings(at.d, at.map, at.x, at.y, at.level, "", at.losses)
+    assert _layer(Piece.decode(type_, state), "Losses").level == e["step_losses"] + 1
+    layer = _layer(at.d.piece, "Losses")
+    assert layer.get("images")[e["step_losses"]] == f"badge-loss-{e['step_losses']}.png"
+    assert f"images/badge-loss-{e['step_losses']}.png" in entries("panzers-last-stand")
     eotid = _game("iron-dream")
     d = next(d for d in defs("iron-dream") if len(d.levels) == 3)
     assert (d.level_of("front", 0), d.level_of("front", 1), d.level_of("back", 1), d.level_of("front", 9)) == (1, 2, 3, 3)

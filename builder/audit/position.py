@@ -25,6 +25,8 @@ class Unit:
     face_index: int | None = None   # index of the Face layer in the state layers
     status_index: int | None = None # index of the Status layer in the state layers
     layer_types: list = field(default_factory=list, repr=False)   # type string of each layer
+    losses: int = 0                 # steps lost on the unit's Losses layer (level - 1; BCS modules)
+    loss_index: int | None = None   # index of the Losses layer in the state layers
 
     @property
     def side(self) -> str:

@@ -5,8 +5,8 @@ one top-level entry per player action (``LOG``-wrapped commands, ESC-nested; ver
 bare commands). Each entry is applied command by command; after the whole entry visitors get
 ``end_entry`` (a stack dragged into a hex arrives as one move, and stacking is judged on arrival).
 
-Applied: ``+/`` (pieces, stacks), ``M/`` (a stack's members move with it), ``D/`` (the Face layer's
-level and the Status property are re-read), ``-/``, ``TURN`` (turn, player-turn, phase). Commands
+Applied: ``+/`` (pieces, stacks), ``M/`` (a stack's members move with it), ``D/`` (the Face and Losses
+layers' levels and the Status property are re-read), ``-/``, ``TURN`` (turn, player-turn, phase). Commands
 between ``UNDO true`` and ``UNDO false`` are applied and flagged ``undo`` (rules ignore them).
 Anything that cannot be interpreted becomes a warning; nothing here raises except for a file that
 cannot be read at all (:class:`AuditInputError`, one line).
@@ -29,7 +29,7 @@ from builder.vassal.piece import split_layers
 from builder.vassal.sequence import decode, parse_java_int
 from builder.vassal.traits import DynamicProperty, Embellishment, trait_from_type
 
-FACE_LAYER, STATUS = "Face", "Status"
+FACE_LAYER, STATUS, LOSS_LAYER = "Face", "Status", "Losses"
 
 
 # ---------------------------------------------------------------------- events
@@ -293,14 +293,17 @@ class Replayer:
         if uid not in self.ctx.defs:
             self._unknown_units.add(uid)
         types = split_layers(c.type_string)
-        face_i = status_i = None
-        level, status = 1, ""
+        face_i = status_i = loss_i = None
+        level, status, losses = 1, "", 0
         for i, t in enumerate(piece.layers):
             if face_i is None and isinstance(t, Embellishment) and t.get("name") == FACE_LAYER:
                 face_i, level = i, t.level or 1
+            elif loss_i is None and isinstance(t, Embellishment) and t.get("name") == LOSS_LAYER:
+                loss_i, losses = i, max((t.level or 1) - 1, 0)
             elif status_i is None and isinstance(t, DynamicProperty) and t.get("property_name") == STATUS:
                 status_i, status = i, t.value
-        unit = Unit(pid, uid, piece.name, props, level, status, loc, face_i, status_i, types)
+        unit = Unit(pid, uid, piece.name, props, level, status, loc, face_i, status_i, types,
+                    losses=losses, loss_index=loss_i)
         self.pos.add_unit(unit)
         if not self._setup:
             self._emit("add", AddEvent(unit, self._entry, self._undo))
@@ -371,6 +374,8 @@ class Replayer:
             old_status = u.status
             if u.status_index is not None and u.status_index < len(states):
                 u.status = trait_from_type(types[u.status_index], states[u.status_index]).value
+            if u.loss_index is not None and u.loss_index < len(states):
+                u.losses = max((trait_from_type(types[u.loss_index], states[u.loss_index]).level or 1) - 1, 0)
         except (VassalFormatError, IndexError, AttributeError):
             self._bad_pieces += 1
             return

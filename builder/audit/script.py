@@ -125,15 +125,15 @@ def kit(game: str) -> GameKit:
 
 
 class _Piece:
-    __slots__ = ("pid", "d", "map", "x", "y", "level", "status")
+    __slots__ = ("pid", "d", "map", "x", "y", "level", "status", "losses")
 
-    def __init__(self, pid, d, point, level=1, status=""):
+    def __init__(self, pid, d, point, level=1, status="", losses=0):
         self.pid, self.d = pid, d
         self.map, self.x, self.y = point
-        self.level, self.status = level, status
+        self.level, self.status, self.losses = level, status, losses
 
     def strings(self) -> tuple[str, str]:
-        return placed_strings(self.d, self.map, self.x, self.y, self.level, self.status)
+        return placed_strings(self.d, self.map, self.x, self.y, self.level, self.status, self.losses)
 
 
 class ScriptedGame:
@@ -176,7 +176,7 @@ class ScriptedGame:
         for p in plan.placements:
             status = ",".join(str(x) for x in p.entry.get("status") or []) if p.d.kind == "unit" else ""
             pid = p.d.key if p.d.kind == "unit" else self._marker_id()
-            self._put(_Piece(pid, p.d, (p.map, p.x, p.y), p.level, status))
+            self._put(_Piece(pid, p.d, (p.map, p.x, p.y), p.level, status, p.losses))
 
     def _marker_id(self) -> str:
         self._markers += 1
@@ -342,8 +342,14 @@ class ScriptedGame:
         return self
 
     def step_loss(self, uid: str, steps: int = 1) -> "ScriptedGame":
-        """Lose *steps* steps: the next face level(s)."""
+        """Lose *steps* steps: the unit's Losses layer where it has one (BCS), else the next face level(s)."""
         p = self._unit(uid)
+        if p.d.max_losses:
+            old_state = p.strings()[1]
+            p.losses = min(max(p.losses + steps, 0), p.d.max_losses)
+            if self.started:
+                self._log(ChangePiece(uid, p.strings()[1], old_state))
+            return self
         return self.flip(uid, min(p.level + steps, max(1, len(p.d.levels))))
 
     def set_status(self, uid: str, status: str) -> "ScriptedGame":

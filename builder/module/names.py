@@ -6,6 +6,8 @@ import re
 
 FLIP_KEY = (70, 130)          # Ctrl+F: flip / lose a step
 RESTORE_KEY = (70, 195)       # Ctrl+Shift+F: back one level (multi-level units)
+LOSS_KEY = (45, 130)          # Ctrl+-: lose a step (a Losses layer)
+RECOVER_KEY = (61, 130)       # Ctrl+=: recover a step
 
 
 def name_of(game, collection: str, item_id: str | None, default: str = "") -> str:

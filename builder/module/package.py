@@ -19,7 +19,7 @@ from builder.vassal.piece import piece_images
 from builder.vassal.savefile import make_metadata
 
 from . import images as images_mod
-from . import maps, palettes, pieces, prototypes, setups, turns
+from . import badges, maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
@@ -102,6 +102,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     # multi-step unit's last counter) has no layer in the module.
     used = {name for d in defs for name in piece_images(d.piece)}
     used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images)
-    files = {name: data for name, data in {**imgs.files, **layout.extra_images}.items() if name in used}
+    extra = {**layout.extra_images, **badges.images_for(game, defs, counter_info(game)["image_px"],
+                                                        pieces.tag_markers(game))}
+    files = {name: data for name, data in {**imgs.files, **extra}.items() if name in used}
     entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves

@@ -23,10 +23,11 @@ from builder.render.counter_pieces import pieces as counter_pieces, unit_face_va
 from builder.vassal.piece import Piece, join_layers
 from builder.vassal.traits import BasicPiece, DynamicProperty, Embellishment, KeyStroke, Marker, UsePrototype
 
-from .names import FLIP_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
-from . import prototypes
+from .names import FLIP_KEY, LOSS_KEY, RECOVER_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
+from . import badges, prototypes
 
 LAYER_NAME = "Face"
+LOSS_LAYER = "Losses"     # BCS-style step losses: level k+1 = k steps lost (read by the audit)
 STATUS = "Status"
 STATUS_KEY = "Set status:83,130:R,New status (e.g. Support)"   # Ctrl+S prompts; no comma in the prompt
 
@@ -46,6 +47,7 @@ class PieceDef:
     gpid: str = ""
     piece: Piece | None = field(default=None, repr=False)
     status: bool = False          # carries a Status dynamic property
+    max_losses: int = 0           # levels of the Losses layer minus one (0: no such layer)
     _type: str | None = field(default=None, repr=False)
     _states: list = field(default_factory=list, repr=False)
 
@@ -102,6 +104,8 @@ def build_defs(game, images) -> list[PieceDef]:
     """Every palette piece, units in data order then markers; gpids are assigned here (1, 2, ...)."""
     defs: list[PieceDef] = []
     status = uses_status(game)
+    losses = uses_loss_layer(game)
+    tags = tag_markers(game)
     for uid, unit in game.units.items():
         levels = _unit_levels(game, unit, uid, images)
         side = game.side_of(unit)
@@ -109,7 +113,8 @@ def build_defs(game, images) -> list[PieceDef]:
         ids = [uid if i == 0 else f"{uid}-{i + 1}" for i in range(game.counter_count(unit))]
         defs.append(PieceDef(uid, "unit", name, side, _group(game, unit), levels, ids,
                              _unit_properties(game, uid, unit, levels), images[(uid, "front")],
-                             prototypes.unit_prototype_name(game, unit), status=status))
+                             prototypes.unit_prototype_name(game, unit), status=status,
+                             max_losses=_max_losses(unit) if losses else 0))
     for cp in counter_pieces(game):
         if cp.kind != "marker":
             continue
@@ -120,6 +125,8 @@ def build_defs(game, images) -> list[PieceDef]:
             text = (marker.get(face) or {}).get("text")
             if text is not None:
                 props[f"{face_key(face, 0)}_text"] = value_text(text)
+        if cp.source_id in tags:      # drawn as a small tag (badges.py), not a full-size counter
+            images = {**images, **{(cp.piece_id, f): badges.tag_image(cp.source_id, f) for f in cp.faces}}
         defs.append(PieceDef(cp.source_id, "marker", marker.get("name") or cp.source_id, cp.side,
                              marker.get("kind") or "marker", levels, [cp.piece_id], props,
                              images[(cp.piece_id, "front")],
@@ -130,6 +137,28 @@ def build_defs(game, images) -> list[PieceDef]:
     return defs
 
 
+def uses_loss_layer(game) -> bool:
+    """Step losses are markers in this game (a marker of kind ``step-loss``): the module shows them as
+    a layer of the unit instead, so the unit stays visible."""
+    return any(m.get("kind") == "step-loss" for m in game.by_id["markers"].values())
+
+
+def tag_markers(game) -> dict[str, int]:
+    """Markers the set-ups put with units (``with``), except step losses: marker id -> tag slot (one
+    half of the counter's top edge per marker kind, in kind order)."""
+    ids = sorted({m for sc in game.by_id["scenarios"].values()
+                  for e in (sc.get("setup") or []) + (sc.get("reinforcements") or []) if isinstance(e, dict)
+                  for m in e.get("with") or [] if isinstance(m, str) and m in game.by_id["markers"]})
+    ids = [m for m in ids if game.by_id["markers"][m].get("kind") != "step-loss"]
+    kinds = sorted({game.by_id["markers"][m].get("kind") or "" for m in ids})
+    return {m: kinds.index(game.by_id["markers"][m].get("kind") or "") for m in ids}
+
+
+def _max_losses(unit) -> int:
+    steps = unit.get("steps")
+    return steps - 1 if isinstance(steps, int) and steps > 1 else 0
+
+
 def uses_status(game) -> bool:
     return any(e.get("status") for sc in game.by_id["scenarios"].values()
                for e in (sc.get("setup") or []) + (sc.get("reinforcements") or []) if isinstance(e, dict))
@@ -137,6 +166,8 @@ def uses_status(game) -> bool:
 
 def _piece(game, d: PieceDef, images) -> Piece:
     layers = []
+    if d.max_losses:       # outermost: drawn over the face, whichever face shows
+        layers.append(_loss_layer(d))
     if len(d.levels) > 1:
         layers.append(_face_layer(game, d, images))
     if d.status:
@@ -171,18 +202,34 @@ def _face_layer(game, d: PieceDef, images) -> Embellishment:
     return layer
 
 
+def _loss_layer(d: PieceDef) -> Embellishment:
+    layer = Embellishment(
+        up_command="Lose step", increase_keystroke=KeyStroke(*LOSS_KEY),
+        down_command="Recover step", decrease_keystroke=KeyStroke(*RECOVER_KEY),
+        images=[""] + [badges.loss_image(k) for k in range(1, d.max_losses + 1)],
+        level_names=[""] + [f"+ (-{k})" for k in range(1, d.max_losses + 1)], loop_levels=False,
+        name=LOSS_LAYER, always_active=True, description="Step losses (BCS step-loss markers)")
+    layer.state = "1"
+    return layer
+
+
 def placed_strings(d: PieceDef, map_id: str, x: int, y: int, level: int = 1,
-                   status: str = "") -> tuple[str, str]:
+                   status: str = "", losses: int = 0) -> tuple[str, str]:
     """(type, state) of the palette piece at a map point on a layer level: the slot's exact type
-    string; in the state only the layer level, the status and the BasicPiece's map/position change."""
+    string; in the state only the layer levels, the status and the BasicPiece's map/position change."""
     if d._type is None:
         d._type = d.piece.type_string()
         d._states = [t.state_string() for t in d.piece.layers]
     states = list(d._states)
+    i = 0
+    if d.max_losses:
+        states[i] = str(1 + min(max(losses, 0), d.max_losses))
+        i += 1
     if len(d.levels) > 1:
-        states[0] = str(level)                     # the face layer is outermost
+        states[i] = str(level)
+        i += 1
     if d.status:
-        states[1 if len(d.levels) > 1 else 0] = status
+        states[i] = status
     basic = BasicPiece()
     basic.set_state(map_id, x, y, d.gpid, {})
     states[-1] = basic.state_string()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from builder.vassal.piece import Piece
 from builder.vassal.traits import BasicPiece, Clone, Delete, KeyStroke, ReportState
 
-from .names import FLIP_KEY, RESTORE_KEY, name_of, side_name
+from .names import FLIP_KEY, LOSS_KEY, RECOVER_KEY, RESTORE_KEY, name_of, side_name
 
 MARKER_PROTOTYPE = "Marker"
 REPORT = "$location$: $oldPieceName$ -> $newPieceName$ *"
@@ -22,7 +22,8 @@ def unit_prototype_name(game, unit) -> str:
 
 
 def _report() -> ReportState:
-    return ReportState(keys=[KeyStroke(*FLIP_KEY), KeyStroke(*RESTORE_KEY)], report_format=REPORT,
+    return ReportState(keys=[KeyStroke(*k) for k in (FLIP_KEY, RESTORE_KEY, LOSS_KEY, RECOVER_KEY)],
+                       report_format=REPORT,
                        description="Report flips and step changes")
 
 

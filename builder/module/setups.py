@@ -9,7 +9,8 @@
   no turn: an event or a condition); the entry's ``side`` wins, as a unit may change sides;
 * ``status`` (BCS: Support, Ghost ...) → the piece's Status property;
 * ``face: back`` and step losses select the face layer's level; in games with step-loss markers
-  (BCS) losses are those markers instead, stacked with the unit, as are the entry's ``with`` markers.
+  (BCS) losses are the level of the unit's own Losses layer (a badge, pieces.py), and the entry's
+  ``with`` markers stack with the unit.
 
 A unit is placed once (its first entry). Pieces use the palette's exact type strings (the engine
 matches them to the PieceSlots); ids are 1, 2, ... in placement order, then one Stack per occupied
@@ -37,6 +38,7 @@ class Placement:
     y: int
     level: int = 1
     location: str = ""        # the location name VASSAL reports there: hex ID or zone name
+    losses: int = 0           # steps lost, on the unit's Losses layer
     entry: dict = field(default_factory=dict)
 
 
@@ -66,8 +68,9 @@ class ScenarioPlan:
                     self.notes.append(f"unknown unit {t.key!r}")
                     continue
                 level = d.level_of(t.face, 0 if self.loss_markers else t.losses)
-                self.placements.append(Placement(d, *point[:3], level=level, location=point[3], entry=t.entry))
-                if self.loss_markers and t.losses > 0:
+                self.placements.append(Placement(d, *point[:3], level=level, location=point[3], entry=t.entry,
+                                                 losses=t.losses if d.max_losses else 0))
+                if self.loss_markers and t.losses > 0 and not d.max_losses:
                     n = len(self.loss_markers)    # step-loss-1..4: front -1..-4, back -5..-8
                     self._marker(self.loss_markers[(t.losses - 1) % n], point, "back" if t.losses > n else "front")
             else:
@@ -87,7 +90,7 @@ class ScenarioPlan:
         for n, p in enumerate(self.placements, start=1):
             pid = str(n)
             status = ",".join(str(x) for x in p.entry.get("status") or []) if p.d.kind == "unit" else ""
-            t, st = placed_strings(p.d, p.map, p.x, p.y, p.level, status)
+            t, st = placed_strings(p.d, p.map, p.x, p.y, p.level, status, p.losses)
             adds.append(AddPiece(pid, type_string=t, state_string=st))
             stacks.setdefault((p.map, p.x, p.y), []).append(pid)
         n = len(self.placements)

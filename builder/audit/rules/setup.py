@@ -8,8 +8,8 @@ still in the module's "To place" box is a choice not yet made, not a breach. Its
 property (Support, Arty Points ...), the markers its entry puts with it (Fatigue, PD ...) and its
 step losses must be as listed. A unit the set-up does not list must not be on the map.
 
-Step losses are read from the step-loss markers a unit carries (the module's encoding: the k-th
-loss marker by id shows k on its front and k + n on its back), else from its face level.
+Step losses are read from the unit's Losses layer (the module's encoding: level k + 1 = k steps lost)
+plus any step-loss markers it carries (the k-th loss marker by id shows k on its front, k + n on its back).
 """
 
 from __future__ import annotations
@@ -57,12 +57,14 @@ def loss_markers(ctx, kind: str) -> list[str]:
 
 
 def steps_lost(ctx, pos, unit, loss_ids: list[str]) -> int:
-    """Steps a unit has lost: its step-loss markers, else its face level beyond its first two faces."""
+    """Steps a unit has lost: its Losses layer (our module's encoding) plus any step-loss markers it
+    carries (a module that uses markers)."""
+    lost = unit.losses
     if loss_ids:
         n = len(loss_ids)
-        return sum(loss_ids.index(m.marker_id) + 1 + (n if m.level == 2 else 0)
-                   for m in pos.markers_with(unit) if m.marker_id in loss_ids)
-    return 0
+        lost += sum(loss_ids.index(m.marker_id) + 1 + (n if m.level == 2 else 0)
+                    for m in pos.markers_with(unit) if m.marker_id in loss_ids)
+    return lost
 
 
 class SetupConformance(Rule):

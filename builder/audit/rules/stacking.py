@@ -50,7 +50,7 @@ class Stacking(Rule):
                 steps = int(unit.props.get("Steps") or 1)
             except ValueError:
                 steps = 1
-            w *= max(steps - (unit.level - 1), 1)
+            w *= max(steps - (unit.level - 1) - unit.losses, 1)
         return w
 
     def hex_limit(self, side: str, h) -> tuple[float, str]:
