@@ -224,7 +224,7 @@ class Replayer:
             self._warn(f"{st.foreign} piece(s) without a UnitId or MarkerId (unknown pieces) were ignored")
         if self._unknown_ids:
             n = sum(self._unknown_ids.values())
-            first = ", ".join(list(self._unknown_ids)[:3])
+            first = ", ".join("(no id)" if p is None else str(p) for p in list(self._unknown_ids)[:3])
             self._warn(f"{n} command(s) name {len(self._unknown_ids)} piece id(s) the save never added "
                        f"(ignored), e.g. {first}")
         if self._bad_pieces:

@@ -23,9 +23,26 @@ def apply_template(unit: dict, template: dict | None) -> dict:
     return out
 
 
+class IdIndex(dict):
+    """id -> item. Looking up a value that cannot be an id (a list where the data should name one, which
+    the schema reports) finds nothing instead of raising."""
+
+    def get(self, key, default=None):
+        try:
+            return super().get(key, default)
+        except TypeError:
+            return default
+
+    def __contains__(self, key) -> bool:
+        try:
+            return super().__contains__(key)
+        except TypeError:
+            return False
+
+
 def index(items) -> dict:
     """id -> item for a list of mappings; the first wins on duplicates (the validator reports them)."""
-    out: dict = {}
+    out: dict = IdIndex()
     for item in items or []:
         if isinstance(item, dict) and isinstance(item.get("id"), str):
             out.setdefault(item["id"], item)
@@ -36,8 +53,8 @@ def index(items) -> dict:
 class Game:
     doc: dict
     map_doc: dict | None = None
-    by_id: dict = field(default_factory=dict)  # collection name -> {id: item}
-    units: dict = field(default_factory=dict)  # unit id -> resolved unit (templates applied)
+    by_id: dict = field(default_factory=dict)  # collection name -> IdIndex {id: item}
+    units: dict = field(default_factory=IdIndex)  # unit id -> resolved unit (templates applied)
 
     @classmethod
     def from_documents(cls, doc: dict, map_doc: dict | None = None) -> "Game":

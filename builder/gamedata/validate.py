@@ -43,8 +43,9 @@ def validate_sources(sources: GameSources) -> Report:
     if inside:  # a game folder holding its map file too: the map is not game data
         sources.counter_files = [p for p in sources.counter_files if p.resolve() not in inside]
         loaded = load_merged(sources.counter_files, sources.display)
-    diags = list(loaded.diagnostics)
+    load_diags = list(loaded.diagnostics)  # problems reading the files themselves
     doc = loaded.data
+    diags = []
     if doc:
         diags += schemacheck.check(doc, schemacheck.GAME_SCHEMA_ID)
     map_doc, grid = None, None
@@ -55,7 +56,7 @@ def validate_sources(sources: GameSources) -> Report:
                                     f"map file {sources.display(map_paths[0])}: file not found"))
         else:
             loaded_map = load_merged(map_paths, sources.display)
-            diags += loaded_map.diagnostics
+            load_diags += loaded_map.diagnostics
             map_doc = loaded_map.data
             if map_doc:
                 diags += schemacheck.check(map_doc, schemacheck.MAP_SCHEMA_ID)
@@ -64,17 +65,26 @@ def validate_sources(sources: GameSources) -> Report:
     try:
         diags += Checker(game, grid).run()
     except Exception as exc:  # noqa: BLE001 - malformed data the schema already reported can trip a check
-        if not any(d.severity == "error" for d in diags):
+        if not any(d.severity == "error" for d in load_diags + diags):
             diags.append(Diagnostic(sources.display(sources.counter_files[0]), 0, 0, "",
                                     f"cross-reference checks failed ({type(exc).__name__}: {exc}); please report this"))
+    # A value the loader could not read (a 5,000-digit integer, a bad !!timestamp) is one problem, not
+    # also a schema or cross-reference error about the text left in its place.
+    unreadable = {(d.file, d.line, d.column) for d in load_diags}
+    diags = load_diags + [d for d in diags if (d.file, d.line, d.column) not in unreadable]
     report.errors = sorted({d for d in diags if d.severity == "error"})
     report.warnings = sorted({d for d in diags if d.severity == "warning"})
-    users = Counter(u.get("template") for u in (doc.get("units") or []) if isinstance(u, dict))
+    users = Counter(u.get("template") for u in (doc.get("units") or [])
+                    if isinstance(u, dict) and isinstance(u.get("template"), str))
     report.authored = authored_mod.collect(doc, users)
     if map_doc is not None:
         report.authored += authored_mod.collect(map_doc)
     report.game = game.id or report.game
-    report.summary = game.summary()
+    try:
+        report.summary = game.summary()
+    except Exception:  # noqa: BLE001 - only data with errors gets here; the counts are not shown then
+        if not report.errors:
+            raise
     report.summary["authored"] = authored_mod.total(report.authored)
     report.model, report.grid = game, grid
     return report

@@ -116,6 +116,26 @@ class _Constructor(yaml.constructor.SafeConstructor):
             result.value_pos[key] = _pos(value_node)
         return result
 
+    def construct_object(self, node, deep=False):
+        """PyYAML's constructor, except that a scalar it cannot convert (an integer over Python's 4,300-digit
+        limit, ``!!timestamp`` over a non-date) becomes a located problem and its plain text, not a crash."""
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
+            self.recursive_objects.pop(node, None)
+            line, col = _pos(node)
+            tag = node.tag.rsplit(":", 1)[-1]
+            text = node.value if isinstance(node.value, str) else ""
+            shown = text if len(text) <= 40 else f"{text[:20]}...({len(text):,} characters)"
+            if tag == "int":
+                message = f"the integer {shown} has more digits than can be read (limit 4,300)"
+            elif tag == "timestamp":
+                message = f"!!timestamp {shown!r} is not a date or time (write YYYY-MM-DD)"
+            else:
+                message = f"cannot read this {tag} value {shown!r} ({type(exc).__name__})"
+            self.duplicates.append(Diagnostic(self.file, line, col, "", message))
+            return text if isinstance(node, yaml.ScalarNode) else None
+
     def construct_source_list(self, node: SequenceNode):
         result = SourceList()
         result.file = self.file
