@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from builder.atomic import clean_stale_temporaries
 from builder.commands.common import Refused, out_problem, valid_game
 from builder.gamedata.sources import shipped_games
 from builder.errors import BuildError
@@ -73,6 +74,8 @@ def run(args) -> int:
         out_dir = out_root / report.game
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
+            clean_stale_temporaries(out_dir)  # left by a build that was killed
+            clean_stale_temporaries(out_root, recursive=False)  # its counter-sheet PDF's
         except OSError as exc:
             print(f"vassal-builder: build: --out {out_root}: cannot create {out_dir}: {exc.strerror or exc}",
                   file=sys.stderr)
