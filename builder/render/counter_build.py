@@ -18,7 +18,8 @@ from PIL import Image
 from builder.atomic import write_bytes
 from builder.progress import SILENT
 from builder.render import counter_face
-from builder.render.counter_contact import contact_sheet
+from builder.render import budget
+from builder.render.counter_contact import contact_sheet, contact_sheet_size
 from builder.render.counter_pieces import pieces
 
 DEFAULT_DPI = 300
@@ -85,7 +86,9 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
         files[out_dir / COUNTERS_DIR / image_name(pid, face)] = png_bytes(small)
         files[out_dir / PRINT_DIR / image_name(pid, face)] = png_bytes(large)
     title = (game.doc.get("game") or {}).get("title") or game.id
-    files[out_dir / CONTACT_SHEET] = png_bytes(contact_sheet(title, pieces(game), module_images))
+    plist = pieces(game)
+    budget.check(game, CONTACT_SHEET, *contact_sheet_size(len(plist), module_px), "game.counter.image_px")
+    files[out_dir / CONTACT_SHEET] = png_bytes(contact_sheet(title, plist, module_images))
     for path, data in files.items():
         write_bytes(path, data)
     _remove_stale(out_dir, files)

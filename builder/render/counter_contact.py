@@ -9,14 +9,23 @@ from builder.render import fonts
 COLUMNS = 8
 
 
+def _cells(px: int) -> tuple[int, int, int, int]:
+    label_h = max(12, px // 5)
+    return label_h, 2 * px + px // 6, px + label_h + px // 8, px // 2 + 10  # label, cell w, cell h, header
+
+
+def contact_sheet_size(count: int, px: int) -> tuple[int, int]:
+    """The sheet's pixel size for ``count`` counters of ``px`` pixels (known before drawing it)."""
+    _, cell_w, cell_h, header = _cells(px)
+    rows = (count + COLUMNS - 1) // COLUMNS
+    return COLUMNS * cell_w + px // 6, header + max(rows, 1) * cell_h
+
+
 def contact_sheet(title: str, plist, images: dict) -> Image.Image:
     """``images`` maps (piece_id, face) -> module image; markers without a back show an empty half."""
     px = next(iter(images.values())).width if images else 75
-    label_h = max(12, px // 5)
-    cell_w, cell_h = 2 * px + px // 6, px + label_h + px // 8
-    header = px // 2 + 10
-    rows = (len(plist) + COLUMNS - 1) // COLUMNS
-    sheet = Image.new("RGB", (COLUMNS * cell_w + px // 6, header + max(rows, 1) * cell_h), (255, 255, 255))
+    label_h, cell_w, cell_h, header = _cells(px)
+    sheet = Image.new("RGB", contact_sheet_size(len(plist), px), (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
     draw.text((px // 6, header // 2), f"{title}: {len(plist)} counters", font=fonts.font(px * 0.3, "bold"),
               fill=(0, 0, 0), anchor="lm")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from builder.errors import BuildError
+from builder.render import budget
 from builder.render import counter_indicators as ind
 from builder.render import counter_text as ct
 from builder.render import nato
@@ -396,10 +397,17 @@ def draw_master(game, piece: Piece, face: str, size: int) -> Image.Image:
     return img
 
 
+def master_px(sizes: list[int]) -> int:
+    """The side of the supersampled drawing every size in ``sizes`` is scaled from."""
+    return max(max(sizes) * 2, min(sizes) * SUPERSAMPLE_MIN)
+
+
 def render(game, piece: Piece, face: str, sizes: list[int]) -> list[Image.Image]:
     """The face at each pixel size in ``sizes``, all scaled from one supersampled drawing."""
-    master_px = max(max(sizes) * 2, min(sizes) * SUPERSAMPLE_MIN)
-    master = draw_master(game, piece, face, master_px)
+    side = master_px(sizes)
+    budget.check(game, "each counter's drawing", side, side,
+                 "game.counter.size_mm, print_dpi or image_px; it is drawn supersampled, at 2 to 4 times its image size")
+    master = draw_master(game, piece, face, side)
     return [_downscale(master, s) for s in sizes]
 
 

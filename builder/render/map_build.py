@@ -14,7 +14,7 @@ from pathlib import Path
 from builder.atomic import write_bytes
 from builder.errors import BuildError
 from builder.progress import SILENT
-from builder.render import map_data, map_image, map_legend
+from builder.render import budget, map_data, map_image, map_legend
 
 
 @dataclass(frozen=True)
@@ -78,11 +78,14 @@ def _load(map_doc, grid, holds):
     return data
 
 
-def render(map_doc, grid, progress=SILENT, holds=None) -> list[tuple[MapImage, "object"]]:
+def render(map_doc, grid, progress=SILENT, holds=None, game=None) -> list[tuple[MapImage, "object"]]:
     """(info, PIL image) for every image of the map."""
     data = _load(map_doc, grid, holds)
+    plans = _plan(data)
+    for info, _ in plans:  # every image, before any is drawn
+        budget.check(game, f"map image {info.file}", *info.size, "grid.hex_size, fewer rows or columns")
     out = []
-    for info, panel in _plan(data):
+    for info, panel in plans:
         label = f"map {info.file}"
         if info.kind == "boxes":
             from PIL import Image
@@ -109,7 +112,7 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     if game is None or game.map_doc is None or report.grid is None:
         raise BuildError("the game has no map (game.map) with a grid; nothing to draw")
     written = []
-    for info, img in render(game.map_doc, report.grid, progress, holds=game_holds(game)):
+    for info, img in render(game.map_doc, report.grid, progress, holds=game_holds(game), game=game):
         target = Path(out_dir) / info.file
         write_bytes(target, png_bytes(img))
         progress.note(f"{report.game}: {info.file} {info.size[0]}x{info.size[1]} px")
