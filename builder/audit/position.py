@@ -89,6 +89,11 @@ class Position:
         """The unit's value on the face showing, from its ``<Face>_<value>`` Marker property."""
         return unit.props.get(f"{self.ctx.face_key(unit.unit_id, unit.level)}_{value_id}")
 
+    def movement_class(self, unit: Unit) -> str:
+        """The movement class of the face showing (``<Face>_movement_class``, BCS: the MA colour of each
+        side), else the unit's ``MovementClass``."""
+        return self.factor(unit, "movement_class") or unit.movement_class
+
     def markers_at(self, loc: Location | Hex) -> list[MarkerPiece]:
         """Markers at a hex (or a location name: a box, a zone)."""
         if isinstance(loc, Location):

@@ -67,11 +67,11 @@ class ProhibitedTerrain(Rule):
         h = ev.to.hex
         if h is None or (ev.frm.hex == h):
             return
-        tt = self.costs.prohibited_terrain(h, ev.unit.movement_class)
+        mclass = pos.movement_class(ev.unit)
+        tt = self.costs.prohibited_terrain(h, mclass)
         if tt is None:
             return
-        why = "not playable" if tt.get("playable") is False else \
-            f"prohibited to {ev.unit.movement_class or 'its movement class'}"
+        why = "not playable" if tt.get("playable") is False else f"prohibited to {mclass or 'its movement class'}"
         self.report(pos, ev.unit, ev.frm, ev.to,
                     f"{ev.to.name} is {tt.get('name') or tt.get('id')}, {why}", ev.entry,
                     reference=tt.get("source") or "")
@@ -130,10 +130,11 @@ class MovementAllowance(Rule):
             hexes = frozenset(h for h in hexes if not any(u.side == unit.side and u is not unit
                                                           for u in pos.units_at(h)))
         return ZocCosts(hexes, (z.version, unit.side, unit.piece_id if "movement" in z.negated else ""),
-                        z.enter_cost, z.leave_cost, z.stops(unit.movement_class), z.zoc_to_zoc)
+                        z.enter_cost, z.leave_cost, z.stops(pos.movement_class(unit)), z.zoc_to_zoc)
 
     def move(self, ev, pos) -> None:
         u = ev.unit
+        mc = pos.movement_class(u)
         if ev.to.hex is None or u.piece_id in self._reported:
             return
         perm = self.permission(pos, u)
@@ -148,36 +149,36 @@ class MovementAllowance(Rule):
         if ma is None:
             self.not_judged += 1
             return
-        if self.costs.prohibited_terrain(ev.to.hex, u.movement_class) is not None:
+        if self.costs.prohibited_terrain(ev.to.hex, mc) is not None:
             return                                   # the prohibited-terrain rule reports it
-        start, start_name = self._start(u, began, ev)
+        start, start_name = self._start(u, began, ev, mc)
         if start is None:
             return
         zoc = self.zoc_costs(u, pos)
-        if self.costs.within(start, ev.to.hex, u.movement_class, ma, zoc=zoc):
+        if self.costs.within(start, ev.to.hex, mc, ma, zoc=zoc):
             return
-        if self._minimum_move(start, ev, act, u, ma, zoc):
+        if self._minimum_move(start, ev, act, mc, ma, zoc):
             return
-        found = self.costs.path(start, ev.to.hex, u.movement_class, ma, zoc=zoc)
+        found = self.costs.path(start, ev.to.hex, mc, ma, zoc=zoc)
         self.last_path = found
         self._reported.add(u.piece_id)
         face = self.ctx.face_key(u.unit_id, u.level)
         mods = f", {'; '.join(why)}" if why else ""
         over = "terrain" + (" and enemy ZOC" if zoc is not None else "")
         if found is None:
-            msg = f"no path from {start_name} to {ev.to.name} for {u.movement_class or 'the unit'}"
+            msg = f"no path from {start_name} to {ev.to.name} for {mc or 'the unit'}"
             if zoc is not None:
                 msg += " (enemy ZOC included)"
         else:
             msg = (f"cheapest path {start_name} -> {ev.to.name} costs {_fmt(found[0])} MP over the {over}, "
-                   f"more than the MA {_fmt(ma)} ({face} face, {u.movement_class or 'no movement class'}{mods})")
+                   f"more than the MA {_fmt(ma)} ({face} face, {mc or 'no movement class'}{mods})")
             if not entering and began.hex != ev.frm.hex:
                 msg += f"; {start_name} is where it began moving this phase"
             if entering:
                 msg += "; counted from its entry hex"
         self.report(pos, u, start_name, ev.to, msg, ev.entry)
 
-    def _start(self, u, began, ev):
+    def _start(self, u, began, ev, mc):
         if began.hex is not None:
             return began.hex, self.ctx.grid.name(began.hex)
         # entering the map: from the scheduled entry hexes, paying for the entry hex itself
@@ -190,9 +191,9 @@ class MovementAllowance(Rule):
         starts = []
         for h in entry_hexes:
             tt = self.costs.terrain_type(h)
-            c = _number(_cost((tt or {}).get("movement"), u.movement_class), 1e9) if tt else None
+            c = _number(_cost((tt or {}).get("movement"), mc), 1e9) if tt else None
             if tt is not None and (tt.get("playable") is False or c is None and
-                                   _cost(tt.get("movement"), u.movement_class) == "prohibited"):
+                                   _cost(tt.get("movement"), mc) == "prohibited"):
                 continue
             starts.append((h, DEFAULT_COST if c is None else c))
         name = "its entry hex" if len(starts) == 1 else f"its entry area ({sched.where})" if sched else "the map edge"
@@ -200,12 +201,12 @@ class MovementAllowance(Rule):
             name = self.ctx.grid.name(starts[0][0])
         return (starts or None), name
 
-    def _minimum_move(self, start, ev, act, u, ma, zoc) -> bool:
+    def _minimum_move(self, start, ev, act, mc, ma, zoc) -> bool:
         if self.minimum_move is None or (act is not None and act.moves):
             return False                             # only a unit's single move
         if isinstance(start, list) or self.ctx.grid.distance(start, ev.to.hex) != 1:
             return False
-        if self.costs.step(start, ev.to.hex, u.movement_class, ma) is None:
+        if self.costs.step(start, ev.to.hex, mc, ma) is None:
             return False                             # prohibited or blocked hexside
         if zoc is not None and not zoc.zoc_to_zoc and start in zoc.hexes and ev.to.hex in zoc.hexes:
             return False
