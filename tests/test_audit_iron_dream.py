@@ -111,3 +111,75 @@ def test_the_non_phasing_side_dragged_far_in_the_other_sides_movement_phase(kit,
     assert [(f.rule, f.unit, f.frm, f.to) for f in r.findings] == [("phase-discipline", "sov-inf-3", "N20", "F20")]
     assert "moved 8 hexes" in r.findings[0].message and "at most 3" in r.findings[0].message
     assert not any(n.startswith("phase discipline") for n in r.not_checked)
+
+
+# ---------------------------------------------------------------------- the engines' EotID data
+def _ops(kit, units, turn, phase="axis-operational-movement"):
+    from builder.audit.script import ScriptedGame
+    return ScriptedGame(kit, units=units).at(turn=turn, phase=phase).start()
+
+
+def _cost(kit, a, b, mclass="non-mechanized"):
+    g = kit.report.grid
+    return TerrainCosts(kit.ctx).cheapest(g.parse(a), g.parse(b), mclass, 99)
+
+
+def test_enemy_zoc_costs_two_to_enter_and_two_to_leave(kit, tmp_path):
+    """9.6, 10.6: V37 -> X37 is two clear hexes, but leaves and enters the Soviet army's ZOC twice."""
+    lb = _ops(kit, {"ger-inf-1": "V37", "sov-inf-3": "W38"}, 3)
+    lb.move("ger-inf-1", "X37")
+    r = audit_file(kit.ctx, lb.write(tmp_path / "z.vlog"))
+    assert [(f.rule, f.frm, f.to) for f in r.findings] == [("movement-allowance", "V37", "X37")]
+    assert _cost(kit, "V37", "X37") == 2
+    assert "costs 8 MP over the terrain and enemy ZOC" in r.findings[0].message
+    lb = _ops(kit, {"ger-inf-1": "V37", "sov-inf-3": "W38"}, 3)
+    lb.move("ger-inf-1", "W37")                    # EZOC to EZOC: 2 + 2 + 1 = 5, allowed (9.11)
+    assert audit_file(kit.ctx, lb.write(tmp_path / "ok.vlog")).findings == []
+
+
+def test_foul_weather_caps_the_ma_at_six(kit, tmp_path):
+    assert _cost(kit, "T19", "O19", "mechanized") == 7
+    for turn, expect in ((3, []), (10, ["movement-allowance"])):
+        lb = _ops(kit, {"cw-b5": "T19"}, turn, "wa-operational-movement")
+        lb.move("cw-b5", "O19")
+        r = audit_file(kit.ctx, lb.write(tmp_path / f"w{turn}.vlog"))
+        assert [f.rule for f in r.findings] == expect, turn
+    assert "foul weather 7 -> 6 (25.11 B)" in r.findings[0].message
+
+
+def test_out_of_supply_halves_the_ma(kit, tmp_path):
+    target = "R19"
+    assert _cost(kit, "T19", target) == 3
+    from builder.audit.script import ScriptedGame
+    lb = ScriptedGame(kit, units={"ger-inf-25": "T19"}).at(turn=3, phase="axis-operational-movement")
+    lb.add_marker("oos-egs", "T19")                # OOS side up, in the start position
+    lb.start().move("ger-inf-25", target)
+    r = audit_file(kit.ctx, lb.write(tmp_path / "oos.vlog"))
+    assert [(f.rule, f.unit) for f in r.findings] == [("movement-allowance", "ger-inf-25")]
+    assert "out of supply 5 -> 2 (15.3 B, 5.1.5 D)" in r.findings[0].message
+
+
+def test_german_reinforcements_move_double_on_their_arrival_turn(kit, tmp_path):
+    target = "N21"
+    assert 5 < _cost(kit, "T21", target) <= 10
+    for turn, expect in ((4, []), (5, ["movement-allowance"])):
+        lb = _ops(kit, {"ger-okh": "reinforcements:4"}, turn, "axis-reinforcement")
+        if turn == 4:
+            lb.place("ger-okh", "T21")
+        lb.phase("axis-operational-movement")
+        if turn == 5:
+            lb.place("ger-okh", "T21")             # arrived on turn 4 (placed outside this log)
+            lb.phase("axis-prepared-assault").phase("axis-operational-movement", turn=6)
+        lb.move("ger-okh", target)
+        r = audit_file(kit.ctx, lb.write(tmp_path / f"r{turn}.vlog"))
+        assert [f.rule for f in r.findings if f.rule == "movement-allowance"] == expect, (turn, r.findings)
+
+
+def test_strategic_movement_is_three_times_the_ma(kit, tmp_path):
+    lb = _ops(kit, {"ger-inf-80": "T19"}, 3, "axis-strategic-movement")
+    lb.move("ger-inf-80", "O19", "K18")            # 13: legal in two drags
+    assert audit_file(kit.ctx, lb.write(tmp_path / "ok.vlog")).findings == []
+    lb.move("ger-inf-80", "J19")                   # 16 from T19 > 15
+    r = audit_file(kit.ctx, lb.write(tmp_path / "s.vlog"))
+    assert [(f.rule, f.frm, f.to) for f in r.findings] == [("movement-allowance", "T19", "J19")]
+    assert "MA 15" in r.findings[0].message and "x3 (strategic)" in r.findings[0].message

@@ -20,6 +20,7 @@ class Allowance:
         self.ctx, self.engines, self.value_id = ctx, engines, value_id
         self.modifiers = [m for m in ctx.spec("movement").get("modifiers") or [] if isinstance(m, dict)]
         self._weather: dict | None = None
+        self._began = None
 
     def weather(self, turn) -> str | None:
         if self._weather is None:
@@ -64,10 +65,12 @@ class Allowance:
         return led.arrived_turn.get(unit.piece_id) == pos.turn or bool(a and a.entered)
 
     def _marked(self, unit, pos, wanted) -> bool:
-        h = unit.location.hex
-        if h is None:
-            return False
-        here = pos.markers_at(h)
+        """A marker on the unit: riding on it in its stack, or in the hex where it began the phase or
+        is now (players leave an OOS marker behind when they drag the unit alone)."""
+        hexes = {unit.location.hex, self._began.hex if self._began is not None else None} - {None}
+        here = list(pos.markers_with(unit))
+        for h in hexes:
+            here += pos.markers_at(h)
         for w in wanted:
             mid, _, face = w.partition(":")
             for m in here:
@@ -75,9 +78,11 @@ class Allowance:
                     return True
         return False
 
-    def of(self, unit, pos, perm=None, entering: bool = False) -> tuple[float | None, list[str]]:
+    def of(self, unit, pos, perm=None, entering: bool = False, began=None) -> tuple[float | None, list[str]]:
         """(allowance, what changed it); None when the face shows no MA. *entering*: the move brings
-        the unit onto the map now (it counts as arriving this turn)."""
+        the unit onto the map now (it counts as arriving this turn); *began*: where it stood when the
+        phase began (markers there count)."""
+        self._began = began
         ma = self.printed(pos, unit)
         if ma is None:
             return None, []

@@ -145,7 +145,7 @@ class MovementAllowance(Rule):
         entering = began.hex is None
         if entering and self.ctx.is_staging(began, "To place"):
             return                                   # a set-up placement, not a move
-        ma, why = self.allowance.of(u, pos, perm, entering=entering)
+        ma, why = self.allowance.of(u, pos, perm, entering=entering, began=began)
         if ma is None:
             self.not_judged += 1
             return
