@@ -49,6 +49,7 @@ class ControlMap(Visitor):
         self.changes: dict = {}           # hex -> [ControlChange]
         self._entry = 0
         self._turn = None
+        self._is_combat: dict = {}
 
     # ------------------------------------------------------------------ queries
     def initial(self, h) -> str | None:
@@ -70,9 +71,14 @@ class ControlMap(Visitor):
 
     # ------------------------------------------------------------------ updating
     def _occupants(self, h, pos) -> set:
-        game = self.ctx.game
-        return {u.side for u in pos.units_at(h)
-                if self.any_unit or game.is_combat(self.ctx.unit_data(u.unit_id) or {"type": u.props.get("Type")})}
+        return {u.side for u in pos.units_at(h) if self.any_unit or self._combat(u)}
+
+    def _combat(self, u) -> bool:
+        found = self._is_combat.get(u.unit_id)
+        if found is None:
+            data = self.ctx.unit_data(u.unit_id) or {"type": u.props.get("Type")}
+            found = self._is_combat[u.unit_id] = self.ctx.game.is_combat(data)
+        return found
 
     def _judge(self, h, pos) -> None:
         new, how = None, ""

@@ -58,8 +58,9 @@ class ZocMap(Visitor):
         self.negated = set(spec.get("negated_by_friendly") or [])
         self.zone: dict = {}              # piece id -> (side, frozenset of hexes)
         self.count: dict = {}             # hex -> {side: number of units projecting into it}
-        self.version = 0                  # changes whenever any zone changes (path caches key on it)
-        self._enemy_cache: dict = {}
+        self.version = 0                  # changes whenever any zone changes
+        self.by_side: dict = {}           # side -> {hex: number of its units projecting into it}
+        self.side_version: dict = {}      # side -> changes whenever one of its zones changes
 
     # ------------------------------------------------------------------ projection
     def projects(self, unit, pos) -> bool:
@@ -112,18 +113,26 @@ class ZocMap(Visitor):
             return
         if old is not None:
             side, hexes = old
+            mine = self.by_side[side]
             for h in hexes:
                 c = self.count[h]
                 c[side] -= 1
+                mine[h] -= 1
+                if not mine[h]:
+                    del mine[h]
                 if not c[side]:
                     del c[side]
                     if not c:
                         del self.count[h]
+            self.side_version[side] = self.side_version.get(side, 0) + 1
         if new:
             self.zone[unit.piece_id] = (unit.side, new)
+            mine = self.by_side.setdefault(unit.side, {})
             for h in new:
                 c = self.count.setdefault(h, {})
                 c[unit.side] = c.get(unit.side, 0) + 1
+                mine[h] = mine.get(h, 0) + 1
+            self.side_version[unit.side] = self.side_version.get(unit.side, 0) + 1
         else:
             self.zone.pop(unit.piece_id, None)
         self.version += 1
@@ -144,18 +153,12 @@ class ZocMap(Visitor):
                 return False
         return True
 
-    def enemy_hexes(self, side: str) -> frozenset:
-        """Every hex in an enemy ZOC of *side* (for path searches; cached per ZOC version)."""
-        key = (side, self.version)
-        cache = self._enemy_cache
-        found = cache.get(key)
-        if found is None:
-            enemies = self.ctx.enemies(side)
-            found = frozenset(h for h, c in self.count.items() if any(s in c for s in enemies))
-            if len(cache) > 8:
-                cache.clear()
-            cache[key] = found
-        return found
+    def enemy_hexes(self, side: str) -> "EnemyZone":
+        """The hexes in an enemy ZOC of *side*, as a live view (``h in zone``) with a key that changes
+        only when an enemy's zone changes (so path searches stay cached while one side moves)."""
+        enemies = tuple(sorted(self.ctx.enemies(side)))
+        return EnemyZone([self.by_side.setdefault(e, {}) for e in enemies],
+                         (side,) + tuple(self.side_version.get(e, 0) for e in enemies))
 
     def stops(self, movement_class: str) -> bool:
         """Whether a unit of this movement class must stop on entering an EZOC."""
@@ -172,3 +175,26 @@ class ZocMap(Visitor):
             self._update(ev.unit, pos)
 
     flip = status = add = remove = move
+
+
+class EnemyZone:
+    """The enemy-ZOC hexes of a side: a live view over the enemies' zones; ``key`` identifies its state."""
+
+    __slots__ = ("zones", "key")
+
+    def __init__(self, zones: list, key: tuple) -> None:
+        self.zones, self.key = zones, key
+
+    def __contains__(self, h) -> bool:
+        for z in self.zones:
+            if h in z:
+                return True
+        return False
+
+    def __iter__(self):
+        seen = set()
+        for z in self.zones:
+            for h in z:
+                if h not in seen:
+                    seen.add(h)
+                    yield h

@@ -36,26 +36,32 @@ class Allowance:
             return None
 
     def _holds(self, when: dict, unit, pos, perm) -> bool:
-        data = self.ctx.unit_data(unit.unit_id)
-        checks = {
-            "weather": lambda v: self.weather(pos.turn) in v,
-            "statuses": lambda v: bool(unit.statuses() & set(v)),
-            "types": lambda v: unit.props.get("Type", data.get("type")) in v,
-            "sides": lambda v: unit.side in v,
-            "nationalities": lambda v: unit.props.get("Nationality", data.get("nationality")) in v,
-            "movement_classes": lambda v: unit.movement_class in v,
-            "units": lambda v: unit.unit_id in v,
-            "movements": lambda v: perm is not None and perm.movement in v,
-            "arrival_turn": lambda v: bool(v) == self._arrived_now(unit, pos),
-            "markers": lambda v: self._marked(unit, pos, v),
-        }
         for key, want in when.items():
-            test = checks.get(key)
-            if test is None:
-                return False                 # a condition this version cannot judge: not applied
             if isinstance(want, str):
-                want = [want]
-            if not test(want):
+                want = (want,)
+            if key == "weather":
+                ok = self.weather(pos.turn) in want
+            elif key == "statuses":
+                ok = bool(unit.statuses() & set(want))
+            elif key == "types":
+                ok = unit.props.get("Type") in want
+            elif key == "sides":
+                ok = unit.side in want
+            elif key == "nationalities":
+                ok = unit.props.get("Nationality") in want
+            elif key == "movement_classes":
+                ok = pos.movement_class(unit) in want
+            elif key == "units":
+                ok = unit.unit_id in want
+            elif key == "movements":
+                ok = perm is not None and perm.movement in want
+            elif key == "arrival_turn":
+                ok = bool(want) == self._arrived_now(unit, pos)
+            elif key == "markers":
+                ok = self._marked(unit, pos, want)
+            else:
+                return False                 # a condition this version cannot judge: not applied
+            if not ok:
                 return False
         return True
 

@@ -125,11 +125,13 @@ class MovementAllowance(Rule):
         z = self.engines.zoc
         if not z.enabled or not (z.enter_cost or z.leave_cost or z.rigid_all or z.rigid_classes or not z.zoc_to_zoc):
             return None
-        hexes = z.enemy_hexes(unit.side)
-        if "movement" in z.negated:
-            hexes = frozenset(h for h in hexes if not any(u.side == unit.side and u is not unit
-                                                          for u in pos.units_at(h)))
-        return ZocCosts(hexes, (z.version, unit.side, unit.piece_id if "movement" in z.negated else ""),
+        zone = z.enemy_hexes(unit.side)
+        hexes, key = zone, zone.key
+        if "movement" in z.negated:         # friendly units cancel the EZOC where they stand
+            hexes = frozenset(h for h in zone if not any(u.side == unit.side and u is not unit
+                                                         for u in pos.units_at(h)))
+            key = key + (z.version, unit.piece_id)
+        return ZocCosts(hexes, key,
                         z.enter_cost, z.leave_cost, z.stops(pos.movement_class(unit)), z.zoc_to_zoc)
 
     def move(self, ev, pos) -> None:
