@@ -246,3 +246,59 @@ def test_not_checked_shrinks_with_the_data(kit):
     text = " | ".join(rs.not_checked)
     assert "the data has no zones_of_control" not in text and "the data has no movement.phases" not in text
     assert "phase-discipline" in [r.id for r in rs.rules]
+
+
+def test_path_search_stops_in_enemy_zoc_and_refuses_zoc_to_zoc(kit):
+    """TerrainCosts.path with ZocCosts: a wall of EZOC hexes (column E) can be entered, not passed
+    through, by a unit that must stop; zoc_to_zoc: false forbids E-to-E steps."""
+    from builder.audit.rules.terrain import TerrainCosts, ZocCosts
+    g = kit.report.grid
+    wall = frozenset(g.parse(f"E{r}") for r in range(1, 11))
+    tc = TerrainCosts(kit.ctx)
+    start, goal = g.parse("F3"), g.parse("D3")             # D3 forest (foot 2) beyond the wall
+    free = tc.cheapest(start, goal, "foot", 9)
+    costly = tc.cheapest(start, goal, "foot", 9, zoc=ZocCosts(wall, ("w", 1), 1, 1, False, True))
+    assert free is not None and costly == free + 2               # +1 into the wall, +1 out of it
+    assert tc.cheapest(start, goal, "foot", 9, zoc=ZocCosts(wall, ("w", 2), 1, 1, True, True)) is None
+    assert tc.cheapest(start, g.parse("E3"), "foot", 9, zoc=ZocCosts(wall, ("w", 2), 1, 1, True, True)) == 2
+    cost, path = tc.path(g.parse("E3"), g.parse("E6"), "foot", 9, zoc=ZocCosts(wall, ("w", 3), 0, 0, False, True))
+    assert [g.name(h) for h, _ in path][0] == "E3" and cost == 3
+    no_z2z = ZocCosts(wall, ("w", 4), 0, 0, False, False)
+    cost2, path2 = tc.path(g.parse("E3"), g.parse("E6"), "foot", 9, zoc=no_z2z)
+    assert cost2 > cost and not any(h in wall for h, _ in path2[1:-1])
+
+
+def test_bcs_no_move_from_one_enemy_zoc_hex_into_another(tmp_path):
+    """BCS 4.3d (zones_of_control.zoc_to_zoc: false): A25.27 and A24.28 both lie in the Soviet
+    regiment's ZOC; stepping between them is illegal even as a one-hex move, and the way round (5 MP)
+    is more than the Deployed side's MA 3; leaving the ZOC is legal."""
+    pls = game("panzers-last-stand")
+    units = {"ger-153-fus": ("A25.27", 2), "sov-i-151-inf-rgt": "A25.28"}
+    bad = ScriptedGame(pls, units=units).at(phase="activations").start().move("ger-153-fus", "A24.28")
+    r = audit_file(pls.ctx, bad.write(tmp_path / "z2z.vlog"))
+    assert [(f.rule, f.frm, f.to) for f in r.findings] == [("movement-allowance", "A25.27", "A24.28")]
+    ok = ScriptedGame(pls, units=units).at(phase="activations").start().move("ger-153-fus", "A25.26")
+    assert audit_file(pls.ctx, ok.write(tmp_path / "ok.vlog")).findings == []
+
+
+def test_eotid_initial_control_and_a_hex_taken(tmp_path):
+    eot = game("iron-dream")
+    g = ScriptedGame(eot, units={"sov-inf-3": "S20"}).at(turn=3, phase="soviet-operational-movement").start()
+    g.move("sov-inf-3", "T20")                            # into Germany, next to Berlin
+    e = engines_after(eot, g, tmp_path)
+    c, grid = e.control, eot.report.grid
+    assert (c.initial(grid.parse("A13")), c.initial(grid.parse("W38")), c.initial(grid.parse("T21")),
+            c.initial(grid.parse("K33"))) == ("western-allies", "soviet", "axis", "soviet")
+    assert c.owner(grid.parse("T20")) == "soviet" and c.history(grid.parse("T20")) == []   # by ZOC at the start
+    assert [(x.entry, x.side, x.how) for x in c.history(grid.parse("T21"))] == [(1, "soviet", "zoc")]
+    assert c.owner(grid.parse("S20")) == "soviet" and c.history(grid.parse("S20")) == []   # the start's
+    assert c.owner(grid.parse("T23")) == "axis"           # out of reach: the initial owner
+
+
+def test_eotid_reinforcement_phase_is_for_placements_only(tmp_path):
+    eot = game("iron-dream")
+    g = ScriptedGame(eot, units={"ger-inf-25": "T19"}).at(turn=3, phase="axis-reinforcement").start()
+    g.move("ger-inf-25", "T20")
+    r = audit_file(eot.ctx, g.write(tmp_path / "p.vlog"))
+    assert [(f.rule, f.unit) for f in r.findings] == [("phase-discipline", "ger-inf-25")]
+    assert "only units coming onto the map" in r.findings[0].message
