@@ -24,7 +24,7 @@ def test_movement_phases_come_from_the_sequence_of_play(kit):
         ("soviet-player-turn", "soviet-operational-movement")}
     rs = RuleSet.for_game(kit.ctx)
     assert [r.id for r in rs.rules] == ["stacking", "prohibited-terrain", "movement-allowance", "phase-discipline",
-                                        "arrival"]
+                                        "arrival", "SETUP"]
     assert any("zones of control" in n for n in rs.not_checked)
 
 

@@ -25,7 +25,7 @@ def to(g: ScriptedGame, turn: int, phase: str) -> ScriptedGame:
 def eotid_game(extra=None):
     kit = game("iron-dream")
     units = {"ger-inf-1": "V37", "sov-inf-3": "W38", "ger-inf-25": "T19", "ger-inf-74": "T20",
-             "ger-inf-80": "U16", "cw-b5": "A13", "ger-para-1": "B13", "sov-tank-1": "O39"}
+             "ger-inf-80": "U16", "cw-b5": "A13", "ger-para-1": "B13", "sov-tank-1": "O38"}
     g = ScriptedGame(kit, scenario="iron-dream", units=units).start()
     to(g, 1, "axis-strategic-movement").move("ger-inf-80", "T18", "S21")      # 3 x MA, two drags
     to(g, 1, "axis-operational-movement")
@@ -33,7 +33,7 @@ def eotid_game(extra=None):
     to(g, 1, "axis-prepared-assault")
     g.flip("ger-inf-1").move("sov-inf-3", "X38").move("ger-inf-1", "W38")    # step loss, retreat, advance
     to(g, 1, "wa-operational-movement").move("cw-b5", "A14")                  # EZOC to EZOC, one hex
-    to(g, 1, "soviet-operational-movement").move("sov-tank-1", "P39")
+    to(g, 1, "soviet-operational-movement").move("sov-tank-1", "O39")
     to(g, 2, "axis-operational-movement").move("ger-inf-25", "U22", "T23")
     to(g, 2, "soviet-operational-movement").move("sov-inf-3", "X39")
     to(g, 3, "axis-operational-movement").move("ger-inf-74", "S22")
@@ -85,3 +85,11 @@ def test_one_illegal_step_in_the_long_bcs_game(tmp_path):
     kit, g = bcs_game(cheat)
     r = audit_file(kit.ctx, g.write(tmp_path / "cheat.vlog"))
     assert [(f.rule, f.unit, f.turn, f.to) for f in r.findings] == [("phase-discipline", "ger-153-fus", 3, "A12.12")]
+
+
+def test_eotid_set_up_outside_its_area_is_a_finding(tmp_path):
+    kit = game("iron-dream")
+    g = ScriptedGame(kit, scenario="iron-dream", units={"sov-tank-1": "O39", "cw-b5": "A13"}).start()
+    r = audit_file(kit.ctx, g.write(tmp_path / "setup.vlog"))
+    assert [(f.rule, f.unit, f.to) for f in r.findings] == [("SETUP", "sov-tank-1", "O39")]
+    assert "soviet-red-star" in r.findings[0].message

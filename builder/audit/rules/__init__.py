@@ -18,10 +18,10 @@ NOT_CHECKED = [
     "special stacking: Soviet 4th unit, co-stacking bans between nationalities or sides (EotID 8.2, 4.4 A, 19.1.4 A)",
     "zones of control for retreats and supply lines, and ZOC exceptions the data cannot state (lone SUs, "
     "paratroops on their drop turn, invading units before they land: EotID 9.x, 15.23 B, 17.5 E)",
-    "unit-specific terrain costs that the data gives as notes or flags, not as a movement class (EotID mountain "
-    "units and GRPs, 21.1-21.3): such units are judged with their movement class's costs",
-    "sea and naval movement, air drops, retreats and advances after combat: only the phase that allows them "
-    "is judged, not their routes or distances",
+    "terrain costs that depend on more than the unit's movement class and its face (a flag, the turn, a marker "
+    "in the hex): judged with the movement class's costs",
+    "sea and naval movement, air drops: only the phase that allows them is judged, not their routes; retreats "
+    "and advances after combat: only their distance (movement.phases max_hexes), not their route, ZOC or direction",
     "activations (BCS): which formation may move is not in the log yet; every side may move in an activation phase",
     "arrivals on events (economic collapse, defection ...) are judged for place only",
     "combat, supply, replacements, victory conditions",
