@@ -302,3 +302,11 @@ def test_eotid_reinforcement_phase_is_for_placements_only(tmp_path):
     r = audit_file(eot.ctx, g.write(tmp_path / "p.vlog"))
     assert [(f.rule, f.unit) for f in r.findings] == [("phase-discipline", "ger-inf-25")]
     assert "only units coming onto the map" in r.findings[0].message
+
+
+def test_a_movement_finding_carries_its_cheapest_path(kit, tmp_path):
+    g = script(kit, units={"blue-1": "E4"})
+    g.move("blue-1", "I5")
+    f = audit(kit, g, tmp_path).findings[0]
+    assert f.allowance == 4 and f.path[0] == ("E4", 0.0) and f.path[-1][0] == "I5"
+    assert sum(c for _, c in f.path) == 6

@@ -13,7 +13,8 @@ the cheapest path from where it stood at its first move in the phase (a unit com
 from its entry hexes, the entry hex's cost included) to where it is now, over the map's terrain and
 hexsides (builder.audit.rules.terrain) and the enemy zones of control as they stand
 (``zones_of_control``: entry and exit costs, stops, no ZOC-to-ZOC). Logs record only the ends of a
-move, so the cheapest path is assumed. ``movement.minimum_move``: a unit's single move of one hex is
+move, so the cheapest path is assumed; a finding carries it as ``finding.path`` ([(hex, MP to enter
+it)], the start first with what was spent there) and ``finding.allowance``. ``movement.minimum_move``: a unit's single move of one hex is
 legal whatever it costs, unless the step is prohibited.
 """
 
@@ -179,6 +180,10 @@ class MovementAllowance(Rule):
             if entering:
                 msg += "; counted from its entry hex"
         self.report(pos, u, start_name, ev.to, msg, ev.entry)
+        # for reports that explain a finding (--explain, the map): the path hex by hex and the allowance
+        f = self.result.findings[-1]
+        f.path = [(self.ctx.grid.name(h), c) for h, c in found[1]] if found is not None else []
+        f.allowance = ma
 
     def _start(self, u, began, ev, mc):
         if began.hex is not None:
