@@ -10,6 +10,8 @@ One job per module (the shape of python-chess: a position, a reader feeding visi
 * :mod:`.replay`   — reads a .vsav/.vlog with builder.vassal, builds the start position, applies each
   logged command in order and feeds events (move, flip, remove, add, phase) to visitors; what it
   cannot interpret becomes a warning, never an exception;
+* :mod:`.engines`  — derived state the rules stand on: zones of control, hex control, the activity
+  ledger, arrivals against the reinforcement schedule, which phases allow which movement;
 * :mod:`.rules`    — rule checks, one small class per rule, configured by the game's data;
 * :mod:`.report`   — findings and warnings, as text lines or JSON;
 * :mod:`.script`   — scripted games written as real .vlog/.vsav files of the module (tests, examples).
