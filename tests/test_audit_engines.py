@@ -310,3 +310,19 @@ def test_a_movement_finding_carries_its_cheapest_path(kit, tmp_path):
     f = audit(kit, g, tmp_path).findings[0]
     assert f.allowance == 4 and f.path[0] == ("E4", 0.0) and f.path[-1][0] == "I5"
     assert sum(c for _, c in f.path) == 6
+
+
+def test_eotid_wa_reinforcements_arrive_in_a_holding_box_on_their_turn(tmp_path):
+    eot = game("iron-dream")
+    assert eot.layout.box_point("eto") is not None
+
+    def log(turn, where):
+        g = ScriptedGame(eot, scenario="iron-dream", units={"us-mech-3": "reinforcements:9"})
+        g.at(turn=turn, phase="wa-replacement").start().move("us-mech-3", where)
+        return audit_file(eot.ctx, g.write(tmp_path / f"{turn}-{where}.vlog"))
+
+    assert [f for f in log(9, "eto").findings if f.rule == "arrival"] == []
+    early = [f.message for f in log(8, "eto").findings if f.rule == "arrival"]
+    assert early == ["arrives on turn 8, before its turn 9"]
+    direct = [f.message for f in log(9, "T19").findings if f.rule == "arrival"]
+    assert len(direct) == 1 and "it arrives in" in direct[0]
