@@ -326,3 +326,18 @@ def test_eotid_wa_reinforcements_arrive_in_a_holding_box_on_their_turn(tmp_path)
     assert early == ["arrives on turn 8, before its turn 9"]
     direct = [f.message for f in log(9, "T19").findings if f.rule == "arrival"]
     assert len(direct) == 1 and "it arrives in" in direct[0]
+
+
+def test_eotid_no_retreat_into_an_unnegated_enemy_zoc(tmp_path):
+    """9.10, 18.19 C: the Soviet army retreating in the Axis assault phase may not end in W37 (in the
+    ZOC of the German corps at V37) unless a Soviet unit there negates it."""
+    eot = game("iron-dream")
+
+    def retreat(units):
+        g = ScriptedGame(eot, units=units).at(turn=3, phase="axis-prepared-assault").start()
+        return audit_file(eot.ctx, g.move("sov-inf-3", "W37").write(tmp_path / f"{len(units)}.vlog"))
+
+    r = retreat({"ger-inf-1": "V37", "sov-inf-3": "X37"})
+    assert [(f.rule, f.unit, f.to) for f in r.findings] == [("phase-discipline", "sov-inf-3", "W37")]
+    assert "enemy zone of control" in r.findings[0].message
+    assert retreat({"ger-inf-1": "V37", "sov-inf-3": "X37", "sov-inf-5": "W37"}).findings == []

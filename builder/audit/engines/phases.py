@@ -4,7 +4,7 @@ Each permission names a phase ``kind`` (the sequence of play's phase kinds), ``w
 (``phasing``: the player-turn's side; ``non-phasing``; ``any``), and the ``movement`` it allows:
 ``operational`` (judged against the allowance over the path), ``strategic`` (judged when the data
 gives an ``allowance_multiplier``, e.g. 3 x MA; ``unlimited`` is not judged), ``sea``, ``air``,
-``retreat-advance`` (after combat), ``placement`` (only units coming onto the map: reinforcements,
+``retreat-advance`` (after combat), ``retreat`` (retreats only), ``placement`` (only units coming onto the map: reinforcements,
 set-up). ``once: true``: a unit that finished moving may not move again in that phase; ``max_hexes``:
 at most that many hexes from where it stood when the phase began (retreats, advances); ``sides`` and
 ``types`` (unit types) narrow a permission to some units. A player-turn
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MOVEMENTS = ("operational", "strategic", "sea", "air", "retreat-advance", "placement")
+MOVEMENTS = ("operational", "strategic", "sea", "air", "retreat-advance", "retreat", "placement")
 
 
 @dataclass(frozen=True)

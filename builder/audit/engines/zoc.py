@@ -142,14 +142,15 @@ class ZocMap(Visitor):
         """side -> number of its units whose ZOC covers hex *h*."""
         return dict(self.count.get(h, {}))
 
-    def enemy_zoc(self, h, side: str, pos=None, purpose: str = "movement") -> bool:
+    def enemy_zoc(self, h, side: str, pos=None, purpose: str = "movement", exclude=None) -> bool:
         """Whether hex *h* is in the ZOC of an enemy of *side*; with *pos*, a friendly unit in the hex
-        negates it for the purposes the data lists."""
+        (other than the unit *exclude*, e.g. the one moving there) negates it for the purposes the data
+        lists."""
         c = self.count.get(h)
         if not c or not any(s in c for s in self.ctx.enemies(side)):
             return False
         if pos is not None and purpose in self.negated:
-            if any(u.side == side for u in pos.units_at(h)):
+            if any(u.side == side and u is not exclude for u in pos.units_at(h)):
                 return False
         return True
 

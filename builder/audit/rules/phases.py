@@ -6,7 +6,8 @@ so is a unit already on the map moved in a phase that allows only ``placement`` 
 the map). In a phase whose permission says ``once: true``, a unit that finished moving (another unit
 moved after it) may not move again: several drags in a row are one move. Where every permission
 the unit has gives ``max_hexes`` (retreats, advances), a move farther than that from where it stood
-when the phase began is a finding. Set-up placements (from the
+when the phase began is a finding; with ``zones_of_control.no_retreat_into``, so is a unit whose only
+permission is ``retreat`` ending in an enemy ZOC that no friendly unit there negates. Set-up placements (from the
 module's "To place" zones) and moves into boxes (eliminated, to a holding box) are not judged here;
 undone commands never are.
 """
@@ -67,6 +68,13 @@ class PhaseDiscipline(Rule):
                             f"the {role} side may move only by {kinds} there, at most {limit} hex(es)",
                             ev.entry, reference=perms[0].rule or ph.rule)
                 return
+        z = self.engines.zoc
+        if z.enabled and z.spec.get("no_retreat_into") and all(p.movement == "retreat" for p in perms) \
+                and z.enemy_zoc(ev.to.hex, u.side, pos, "retreat", exclude=u):
+            self._reported.add(u.piece_id)
+            self.report(pos, u, ev.frm, ev.to, f"retreats into {ev.to.name}, in an enemy zone of control no "
+                        f"friendly unit there negates", ev.entry, reference=z.rule or perms[0].rule)
+            return
         if all(p.movement == "placement" for p in perms) and ev.frm.hex is not None:
             self._reported.add(u.piece_id)
             self.report(pos, u, ev.frm, ev.to,
