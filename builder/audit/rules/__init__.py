@@ -16,7 +16,8 @@ NOT_CHECKED = [
     "hexes passed through: VASSAL logs record only where a move starts and ends; the cheapest path is assumed",
     "stacking during a move or retreat (only the end of each logged action is judged)",
     "special stacking: Soviet 4th unit, co-stacking bans between nationalities or sides (EotID 8.2, 4.4 A, 19.1.4 A)",
-    "zones of control for retreats and supply lines, and ZOC exceptions the data cannot state (lone SUs, "
+    "zones of control for supply lines and the hexes a retreat passes through (only where it ends), and ZOC "
+    "exceptions the data cannot state (lone SUs, "
     "paratroops on their drop turn, invading units before they land: EotID 9.x, 15.23 B, 17.5 E)",
     "terrain costs that depend on more than the unit's movement class and its face (a flag, the turn, a marker "
     "in the hex): judged with the movement class's costs",
