@@ -37,7 +37,7 @@ def plans(pls):
 def scenario_save(plans, sid, path, named=True):
     plan, cal = plans(sid) if isinstance(sid, str) else sid
     if named:
-        path.write_bytes(setups.save_bytes(plan, cal, "Panzers Last Stand", "1"))
+        path.write_bytes(setups.save_bytes(plan, cal, "Panzers Last Stand: The Battles for Budapest, 1945", "1"))
     else:
         path.write_bytes(SaveFile.new(plan.commands(cal), encoding="vcsk", key=0x21).to_bytes())
     return path

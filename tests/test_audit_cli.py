@@ -19,6 +19,13 @@ def tiny(tmp_path_factory):
     return str(path), game(str(path))
 
 
+def setup_commands(path) -> int:
+    """The number of top-level commands up to and with end_save."""
+    from builder.vassal.commands import EndSave
+    from builder.vassal.savefile import SaveStream
+    return next(n for n, _, node in SaveStream(path) if isinstance(node, EndSave))
+
+
 def run(capsys, *argv):
     code = main(["audit", *map(str, argv)])
     out, err = capsys.readouterr()
@@ -31,7 +38,8 @@ def test_clean_log_exits_0(tiny, tmp_path, capsys):
     code, out, err = run(capsys, arg, log)
     assert code == 0 and err == ""
     assert out.splitlines()[-1].endswith("1 move(s) replayed over 1 turn(s), 0 findings, 0 warning(s)")
-    assert any(line.startswith("not checked: zones of control") for line in out.splitlines())
+    nc = [line for line in out.splitlines() if line.startswith("not checked")]
+    assert len(nc) == 1 and "zones of control" in nc[0]          # one summary line; reasons in --json
 
 
 def test_findings_exit_1_one_line_each(tiny, tmp_path, capsys):
@@ -40,9 +48,11 @@ def test_findings_exit_1_one_line_each(tiny, tmp_path, capsys):
     code, out, err = run(capsys, arg, log)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == ("entry 1: turn 1, Movement: blue-3 '3' B4 -> B3: stacking: "
-                        "Blue has 3 stacking points in B3, limit 2: blue-1, blue-2, blue-3")
-    assert lines[1].startswith("entry 2: turn 1, Movement: red-1 '1' H5 -> G5: prohibited-terrain (T3 lakes): ")
+    setup = setup_commands(log)          # entry k is top-level command setup + k
+    assert lines[0] == (f"entry 1 (command {setup + 1}): turn 1, Movement, side blue: blue-3 '3' B4 -> B3: "
+                        "stacking: Blue has 3 stacking points in B3, limit 2: blue-1, blue-2, blue-3")
+    assert lines[1].startswith(f"entry 2 (command {setup + 2}): turn 1, Movement, side red: red-1 '1' H5 -> G5: "
+                               "prohibited-terrain (T3 lakes): ")
 
 
 def test_json_output(tiny, tmp_path, capsys):
@@ -51,18 +61,20 @@ def test_json_output(tiny, tmp_path, capsys):
     code, out, _ = run(capsys, arg, log, "--json")
     assert code == 1
     d = json.loads(out)
-    assert set(d) == {"game", "file", "turns_replayed", "moves", "findings", "warnings", "not_checked"}
+    assert set(d) == {"game", "file", "status", "turns_replayed", "entries", "moves", "findings_by_rule",
+                      "findings", "warnings", "not_checked"}
+    assert d["status"] == "findings" and d["findings_by_rule"] == {"movement-allowance": 1}
     assert (d["game"], d["turns_replayed"], d["moves"]) == ("tiny", 1, 1)
     f = d["findings"][0]
-    assert {k: f[k] for k in ("turn", "phase", "unit", "name", "from", "to", "rule")} == {
-        "turn": 1, "phase": "Movement", "unit": "blue-2", "name": "2", "from": "B3", "to": "E3",
-        "rule": "movement-allowance"}
+    assert {k: f[k] for k in ("turn", "phase", "side", "unit", "name", "from", "to", "rule", "entry", "command")} == {
+        "turn": 1, "phase": "Movement", "side": "blue", "unit": "blue-2", "name": "2", "from": "B3", "to": "E3",
+        "rule": "movement-allowance", "entry": 1, "command": setup_commands(log) + 1}
     assert "reference" in f and "costs 5 MP" in f["message"]
     assert d["not_checked"] and d["warnings"] == []
 
 
 @pytest.mark.parametrize("make", ["truncated", "garbage", "no-savedgame", "bad-payload", "missing"])
-def test_unreadable_input_is_one_line_exit_1(tiny, tmp_path, capsys, make):
+def test_unreadable_input_is_one_line_exit_2(tiny, tmp_path, capsys, make):
     arg, kit = tiny
     good = LogBuilder(kit, START).move("blue-1", "C3").bytes()
     path = tmp_path / f"{make}.vlog"
@@ -77,7 +89,7 @@ def test_unreadable_input_is_one_line_exit_1(tiny, tmp_path, capsys, make):
         with zipfile.ZipFile(path, "w") as z:
             z.writestr("savedGame", b"!VCSKzz\xff\xfe")
     code, out, err = run(capsys, arg, path)
-    assert code == 1
+    assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and err.startswith("vassal-builder: audit: ")
     assert "Traceback" not in err + out
 
@@ -87,7 +99,7 @@ def test_unreadable_input_json(tiny, tmp_path, capsys):
     path = tmp_path / "x.vsav"
     path.write_bytes(b"PK\x03\x04broken")
     code, out, err = run(capsys, arg, path, "--json")
-    assert code == 1 and "error" in json.loads(out)
+    assert code == 2 and "error" in json.loads(out)
 
 
 def test_unknown_game_is_usage_exit_2(tmp_path, capsys):
@@ -101,26 +113,18 @@ def test_missing_arguments_is_usage_exit_2(capsys):
     assert exc.value.code == 2
 
 
-def test_foreign_log_warns_instead_of_crashing(tiny, shared_dir, capsys):
+@pytest.mark.parametrize("name", ["vasl-custom-labels.vlog", "vasl-basic.vsav", "jspy-Campaign-180907.vsav"])
+def test_another_modules_save_is_one_line_exit_2(tiny, shared_dir, capsys, name):
     arg, _ = tiny
-    log = shared_dir / "real-vassal" / "vasl-custom-labels.vlog"
+    log = shared_dir / "real-vassal" / name
     if not log.is_file():
-        pytest.skip("vasl-custom-labels.vlog not present")
-    code, out, err = run(capsys, arg, log, "--json")
-    assert code == 0 and "Traceback" not in err
-    d = json.loads(out)
-    assert d["findings"] == []
-    assert any("not a module built by vassal-builder" in w for w in d["warnings"])
-
-
-def test_foreign_save_text(tiny, shared_dir, capsys):
-    arg, _ = tiny
-    save = shared_dir / "real-vassal" / "vasl-basic.vsav"
-    if not save.is_file():
-        pytest.skip("vasl-basic.vsav not present")
-    code, out, err = run(capsys, arg, save)
-    assert code == 0
-    assert "warning: " in out and "unknown pieces" in out
+        pytest.skip(f"{name} not present")
+    code, out, err = run(capsys, arg, log)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.splitlines()) == 1 and err.startswith(f"vassal-builder: audit: {log}: ")
+    assert "a save of the module" in err or "UnitId" in err
+    code, out, _ = run(capsys, arg, log, "--json")
+    assert code == 2 and json.loads(out)["status"] == "not audited"
 
 
 def test_mutated_logs_never_crash(tiny, tmp_path):

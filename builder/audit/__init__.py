@@ -33,16 +33,25 @@ from builder.audit.errors import AuditInputError  # noqa: F401
 def audit_file(game, path, rules=None):
     """Replay *path* and check it against the rules; *game* is a validated game's Report (or an
     AuditContext already built from one, to audit many files). Returns an AuditResult; raises
-    AuditInputError (one line) for a file that cannot be read."""
+    AuditInputError (one line) for a file that cannot be audited: unreadable, truncated, or a save
+    of another module or game (builder.audit.source)."""
+    import os
+
     from builder.audit.context import AuditContext
-    from builder.audit.replay import replay_file
+    from builder.audit.replay import open_stream, replay_stream
     from builder.audit.report import AuditResult
     from builder.audit.rules import RuleSet
+    from builder.audit.source import check_metadata, check_pieces
 
     ctx = game if isinstance(game, AuditContext) else AuditContext.from_report(game)
+    name = os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
+    stream = open_stream(path)
+    check_metadata(stream, ctx, name)
     ruleset = rules if rules is not None else RuleSet.for_game(ctx)
-    result = AuditResult(game=ctx.game_id, file=str(path), not_checked=list(ruleset.not_checked))
+    result = AuditResult(game=ctx.game_id, file=str(name), not_checked=list(ruleset.not_checked))
+    result.sides = {uid: d.side for uid, d in ctx.defs.items()}
     ruleset.bind(result)
-    stats = replay_file(path, ctx, [ruleset])
+    stats = replay_stream(stream, ctx, [ruleset], name)
+    check_pieces(stats, ctx, name)
     result.absorb(stats)
     return result

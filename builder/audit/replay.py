@@ -24,7 +24,8 @@ from builder.audit.errors import AuditInputError
 from builder.audit.position import MarkerPiece, Position, Unit
 from builder.vassal.commands import (AddPiece, ChangePiece, Command, Compound, EndSave, Log, Malformed,
                                      MovePiece, RemovePiece, TurnTracker, Undo, iter_leaves)
-from builder.vassal.errors import VassalFormatError
+from builder.vassal.errors import TruncatedError, VassalFormatError
+from builder.vassal.savefile import SaveStream
 from builder.vassal.piece import split_layers
 from builder.vassal.sequence import decode, parse_java_int
 from builder.vassal.traits import DynamicProperty, Embellishment, trait_from_type
@@ -119,9 +120,28 @@ class ReplayStats:
     foreign: int = 0                # pieces with neither UnitId nor MarkerId
     warnings: list = field(default_factory=list)
     is_log: bool = False
+    setup_commands: int = 0         # top-level commands up to end_save (entry k is command setup + k)
+    unit_ids: set = field(default_factory=set)        # UnitIds seen
+    unknown_unit_ids: set = field(default_factory=set)  # ... of them not in the game's data
 
 
 # ---------------------------------------------------------------------- reading
+def _name(path) -> str:
+    return os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
+
+
+def open_stream(path) -> SaveStream:
+    """A save or log opened for streaming (builder.vassal.savefile.SaveStream); AuditInputError
+    (one line) if it cannot be opened."""
+    name = _name(path)
+    if not isinstance(path, (bytes, bytearray)) and not os.path.exists(path):
+        raise AuditInputError(f"{name}: no such file")
+    try:
+        return SaveStream(path)
+    except VassalFormatError as exc:
+        raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
+
+
 def read_commands(path):
     """The command tree of a save or log; AuditInputError (one line) if it cannot be read."""
     return read_save_file(path).commands
@@ -143,7 +163,7 @@ def save_description(save) -> str:
 def read_save_file(path):
     """The save or log as a SaveFile; AuditInputError (one line) if it cannot be read."""
     from builder.vassal.savefile import read_save
-    name = os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
+    name = _name(path)
     try:
         save = read_save(path)
         save.commands                       # decode now, so a bad command text fails here
@@ -158,11 +178,23 @@ def read_save_file(path):
         raise AuditInputError(f"{name}: commands nested too deeply to read") from None
 
 
-def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:
-    save = read_save_file(path)
+def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor], name: str = "input") -> ReplayStats:
+    """Replay a stream, one top-level command at a time (the command tree is never held whole);
+    AuditInputError (one line, with where it broke) if the file is truncated or undecodable."""
     replayer = Replayer(ctx, visitors)
-    replayer.pos.save_description = save_description(save)
-    return replayer.run(save.commands)
+    replayer.pos.save_description = save_description(stream)
+    try:
+        return replayer.run_items(node for _, _, node in stream)
+    except TruncatedError as exc:
+        raise AuditInputError(f"{name}: cannot audit: {exc}") from None
+    except VassalFormatError as exc:
+        raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
+    except RecursionError:
+        raise AuditInputError(f"{name}: commands nested too deeply to read") from None
+
+
+def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:
+    return replay_stream(open_stream(path), ctx, visitors, _name(path))
 
 
 # ---------------------------------------------------------------------- replayer
@@ -185,19 +217,22 @@ class Replayer:
 
     # -------------------------------------------------------------- driving
     def run(self, root) -> ReplayStats:
-        items = root.items if isinstance(root, Compound) else [root]
-        end = next((i for i, it in enumerate(items) if isinstance(it, EndSave)), None)
-        setup, log = (items, []) if end is None else (items[:end + 1], items[end + 1:])
-        for item in setup:
-            for _, c in iter_leaves(item):
-                self._apply_safely(c)
-        self._setup = False
-        self.stats.units = len(self.pos.units)
-        if self.pos.turn is not None:
-            self.stats.turns.add(self.pos.turn)
-        for v in self.visitors:
-            v.begin(self.pos)
-        for item in log:
+        """Replay a whole command tree (see :meth:`run_items` for a stream)."""
+        return self.run_items(root.items if isinstance(root, Compound) else [root])
+
+    def run_items(self, items) -> ReplayStats:
+        """Replay top-level commands given one at a time: the start position up to ``end_save``
+        (all of them when there is none), then each logged entry."""
+        number = 0
+        for item in items:
+            number += 1
+            if self._setup:
+                for _, c in iter_leaves(item):
+                    self._apply_safely(c)
+                if isinstance(item, EndSave):
+                    self.stats.setup_commands = number
+                    self._begin()
+                continue
             self._entry += 1
             self.stats.entries += 1
             for c in _flatten(item):
@@ -207,10 +242,21 @@ class Replayer:
                 self._apply_safely(c)
             for v in self.visitors:
                 v.end_entry(self._entry, self.pos)
+        if self._setup:
+            self.stats.setup_commands = number
+            self._begin()
         for v in self.visitors:
             v.end(self.pos)
         self._summarise()
         return self.stats
+
+    def _begin(self) -> None:
+        self._setup = False
+        self.stats.units = len(self.pos.units)
+        if self.pos.turn is not None:
+            self.stats.turns.add(self.pos.turn)
+        for v in self.visitors:
+            v.begin(self.pos)
 
     def _warn(self, message: str) -> None:
         self.stats.warnings.append(message)
@@ -290,8 +336,10 @@ class Replayer:
                 self._add_marker(pid, props, piece, c, loc)
             self.pos.others[pid] = loc
             return
+        self.stats.unit_ids.add(uid)
         if uid not in self.ctx.defs:
             self._unknown_units.add(uid)
+            self.stats.unknown_unit_ids.add(uid)
         types = split_layers(c.type_string)
         face_i = status_i = loss_i = None
         level, status, losses = 1, "", 0

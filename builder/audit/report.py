@@ -1,4 +1,10 @@
-"""Findings (rule breaches) and the audit's result: one text line per finding, or JSON."""
+"""Findings (rule breaches) and the audit's result: one text line per finding, or JSON.
+
+A finding says when (turn, phase, the command number in the file and the log entry), who (the
+unit's side, its UnitId and printed name), where (from and to), which rule (id and rulebook
+reference) and why, in a sentence a player understands. ``explain`` (when the rule has one) is
+the working: for a move, the cheapest path hex by hex with each step's cost and the allowance.
+"""
 
 from __future__ import annotations
 
@@ -10,27 +16,55 @@ class Finding:
     turn: int | None
     phase: str
     unit: str                 # UnitId
-    name: str                 # the piece's name
+    name: str                 # the piece's (printed) name
     frm: str                  # location name before the move ("" if none)
     to: str                   # location name after
     rule: str                 # rule id, e.g. "stacking"
     reference: str            # rulebook reference from the data
     message: str
     entry: int = 0            # log entry (1 = first logged action; 0 = start position)
+    side: str = ""            # the unit's side (data id)
+    command: int = 0          # top-level command number in the file (as builder.vassal counts them)
+    explain: dict | None = None   # {"path": [{"hex", "cost", "total"}], "allowance": MA, "cost": total}
 
     def as_json(self) -> dict:
-        return {"turn": self.turn, "phase": self.phase, "unit": self.unit, "name": self.name,
-                "from": self.frm, "to": self.to, "rule": self.rule, "reference": self.reference,
-                "message": self.message, "entry": self.entry}
+        d = {"turn": self.turn, "phase": self.phase, "side": self.side, "unit": self.unit, "name": self.name,
+             "from": self.frm, "to": self.to, "rule": self.rule, "reference": self.reference,
+             "message": self.message, "entry": self.entry, "command": self.command}
+        if self.explain is not None:
+            d["explain"] = self.explain
+        return d
 
     def line(self) -> str:
         when = f"turn {self.turn}" if self.turn is not None else "turn ?"
         if self.phase:
             when += f", {self.phase}"
+        if self.side:
+            when += f", side {self.side}"
         move = f" {self.frm} -> {self.to}" if self.frm or self.to else ""
         ref = f" ({self.reference})" if self.reference else ""
-        return (f"entry {self.entry}: {when}: {self.unit} {self.name!r}{move}: "
+        return (f"entry {self.entry} (command {self.command}): {when}: {self.unit} {self.name!r}{move}: "
                 f"{self.rule}{ref}: {self.message}")
+
+    def explain_lines(self) -> list[str]:
+        """The working, indented under the finding's line ([] when the rule gave none)."""
+        ex = self.explain
+        if not ex or not ex.get("path"):
+            return []
+        steps = ex["path"]
+        out = [f"    cheapest path, {len(steps) - 1} step(s), allowance {_fmt(ex.get('allowance'))} MP:"]
+        for s in steps:
+            cost = "start" if s.get("cost") is None else f"+{_fmt(s['cost'])} = {_fmt(s['total'])}"
+            over = "  <- over the allowance" if s.get("over") else ""
+            why = f" ({s['why']})" if s.get("why") else ""
+            out.append(f"      {s['hex']:<10} {cost}{why}{over}")
+        return out
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return "?"
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
 @dataclass
@@ -44,8 +78,11 @@ class AuditResult:
     moves: int = 0
     entries: int = 0
     units: int = 0
+    sides: dict = field(default_factory=dict, repr=False)    # UnitId -> side, to name the side
 
     def add(self, finding: Finding) -> None:
+        if not finding.side:
+            finding.side = self.sides.get(finding.unit, "")
         self.findings.append(finding)
 
     def warn(self, message: str) -> None:
@@ -57,17 +94,43 @@ class AuditResult:
         self.entries = stats.entries
         self.units = stats.units
         self.warnings.extend(stats.warnings)
+        setup = getattr(stats, "setup_commands", 0)
+        for f in self.findings:
+            if not f.command:
+                f.command = setup + f.entry
+
+    def by_rule(self) -> dict:
+        out: dict = {}
+        for f in self.findings:
+            out[f.rule] = out.get(f.rule, 0) + 1
+        return dict(sorted(out.items()))
 
     def as_json(self) -> dict:
-        return {"game": self.game, "file": self.file, "turns_replayed": self.turns_replayed,
-                "moves": self.moves, "findings": [f.as_json() for f in self.findings],
+        return {"game": self.game, "file": self.file, "status": "findings" if self.findings else "clean",
+                "turns_replayed": self.turns_replayed, "entries": self.entries, "moves": self.moves,
+                "findings_by_rule": self.by_rule(), "findings": [f.as_json() for f in self.findings],
                 "warnings": list(self.warnings), "not_checked": list(self.not_checked)}
 
-    def lines(self) -> list[str]:
-        out = [f.line() for f in self.findings]
-        out += [f"warning: {w}" for w in self.warnings]
-        out += [f"not checked: {n}" for n in self.not_checked]
+    def not_checked_line(self) -> str:
+        """The rules not checked, in one line: each one's name (the part before its colon)."""
+        names = [n.split(":", 1)[0].strip() for n in self.not_checked]
+        return f"not checked ({len(names)}, reasons in --json): " + "; ".join(names)
+
+    def summary_line(self) -> str:
         n = len(self.findings)
-        out.append(f"{self.game}: {self.file}: {self.moves} move(s) replayed over {self.turns_replayed} turn(s), "
-                   f"{n} finding{'s' * (n != 1)}, {len(self.warnings)} warning(s)")
+        return (f"{self.game}: {self.file}: {self.moves} move(s) replayed over {self.turns_replayed} turn(s), "
+                f"{n} finding{'s' * (n != 1)}, {len(self.warnings)} warning(s)")
+
+    def lines(self, *, quiet: bool = False, explain: bool = False) -> list[str]:
+        out = []
+        for f in self.findings:
+            out.append(f.line())
+            if explain:
+                out += f.explain_lines()
+        if quiet:
+            return out
+        out += [f"warning: {w}" for w in self.warnings]
+        if self.not_checked:
+            out.append(self.not_checked_line())
+        out.append(self.summary_line())
         return out

@@ -23,8 +23,9 @@ def register(sub, name, summary):
         "stack; the command a Log entry wraps is counted too). Player passwords stored in saves are "
         "always masked. Given a module (.vmod) or a buildFile instead, it prints a summary of the module "
         "and dumps the predefined-setup saves packed in it (JSON: the same object plus \"module\" and "
-        "\"setups\"). A save too damaged to decode exits 1; a file that is missing, not a regular file or not a save "
-        "or module at all exits 2."))
+        "\"setups\"). A save or log cut short is decoded as far as it goes, then one line says where it "
+        "breaks (JSON: \"truncated\"), exit 1. A save too damaged to decode exits 1; a file that is missing, "
+        "not a regular file or not a save or module at all exits 2."))
     p.add_argument("save", metavar="SAVE", help="a .vsav or .vlog file (or a .vmod / buildFile.xml)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return p
@@ -90,6 +91,7 @@ def run(args) -> int:
     if problem:
         print(f"vassal-builder: dump: {args.save}: {problem}", file=sys.stderr)
         return 2
+    cut = None
     try:
         if _is_xml(path) or _is_module(path):
             try:
@@ -98,8 +100,12 @@ def run(args) -> int:
                 raise NotAVassalFile(str(exc)) from None
         else:
             save = read_save(path)
+            cut = save.truncation()
             if args.json:
                 out = save_report_json(save)   # C encoder: no indent, which forces the pure-Python one
+                if cut is not None:
+                    cut_json = json.dumps({"message": str(cut), "command": cut.command, "offset": cut.offset})
+                    out = out[:-1] + ', "truncated": ' + cut_json + "}"
             else:
                 out = "\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))
     except VassalFormatError as exc:  # 2: not a save at all; 1: a save too damaged to decode
@@ -112,4 +118,7 @@ def run(args) -> int:
         print(f"vassal-builder: dump: {args.save}: file is too large to decode", file=sys.stderr)
         return 1
     sys.stdout.write(out + "\n")
+    if cut is not None:    # what could be decoded is shown; the cut is one line and an error
+        print(f"vassal-builder: dump: {args.save}: {cut}", file=sys.stderr)
+        return 1
     return 0

@@ -18,6 +18,7 @@ from builder.vassal.errors import VassalFormatError
 from builder.vassal.piece import piece_images
 from builder.vassal.savefile import make_metadata
 
+from . import gamedata_entry
 from . import images as images_mod
 from . import badges, maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
@@ -46,7 +47,7 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
 
 
 def assemble(report, imgs, progress=SILENT) -> list[tuple]:
-    """The module's zip entries, in order: buildFile.xml, moduledata, images (stored: PNGs are
+    """The module's zip entries, in order: buildFile.xml, moduledata, the game data (for the audit), images (stored: PNGs are
     already compressed), then one .vsav per scenario."""
     game, grid = report.model, report.grid
     info = game.doc.get("game") or {}
@@ -97,7 +98,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
 
     entries = [("buildFile.xml", bf.to_bytes(), True),
                ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
-                                            description=description, date_saved=0), True)]
+                                            description=description, date_saved=0), True),
+               (gamedata_entry.ENTRY, gamedata_entry.pack(report), True)]   # what the audit reads
     # Only the images something uses: a blank face the counters step prints (e.g. the back of a
     # multi-step unit's last counter) has no layer in the module.
     used = {name for d in defs for name in piece_images(d.piece)}

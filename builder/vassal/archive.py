@@ -86,6 +86,9 @@ class SafeZip:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            if data.startswith(b"PK\x03\x04") and b"PK\x05\x06" not in data[-65_557:]:
+                raise ArchiveError(f"the file is truncated: the ZIP archive ends at byte {len(data)} "
+                                   f"with no central directory") from None
             raise ArchiveError(f"not a readable ZIP archive ({exc}); the file may be truncated") from None
         except Exception as exc:  # NotImplementedError (bogus version), struct.error, ...
             raise ArchiveError(f"not a readable ZIP archive ({type(exc).__name__}: {exc})") from None
@@ -116,36 +119,41 @@ class SafeZip:
         except KeyError:
             raise ArchiveError(f"entry {name!r} not found") from None
 
-    def read(self, name: str, *, max_size: int | None = None) -> bytes:
-        """Read one entry, enforcing size and ratio limits while inflating."""
+    def chunks(self, name: str, *, max_size: int | None = None, size: int = 1 << 20):
+        """An entry's inflated bytes in chunks of *size*, with :meth:`read`'s limits (a long log is
+        never held whole)."""
         info = self.info(name)
         limit = self.limits.max_entry_size if max_size is None else min(max_size, self.limits.max_entry_size)
         if info.file_size > limit:
             raise ArchiveError(f"entry {name!r} is too large ({info.file_size} bytes; limit {limit})")
-        out = bytearray()
+        total = 0
         try:
             with self._zip.open(info) as fh:
                 while True:
-                    chunk = fh.read(1 << 20)
+                    chunk = fh.read(size)
                     if not chunk:
                         break
-                    out += chunk
-                    if len(out) > limit:
+                    total += len(chunk)
+                    if total > limit:
                         raise ArchiveError(f"entry {name!r} inflates beyond {limit} bytes (zip bomb?)")
-                    if (len(out) > (1 << 20) and info.compress_size
-                            and len(out) / info.compress_size > self.limits.max_ratio):
+                    if (total > (1 << 20) and info.compress_size
+                            and total / info.compress_size > self.limits.max_ratio):
                         raise ArchiveError(f"entry {name!r} has a compression ratio over "
                                            f"{self.limits.max_ratio}:1 (zip bomb?)")
+                    yield chunk
         except ArchiveError:
             raise
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
             raise ArchiveError(f"entry {name!r} is corrupt or truncated ({exc})") from None
         except Exception as exc:  # zlib.error and friends
             raise ArchiveError(f"entry {name!r} is corrupt ({type(exc).__name__}: {exc})") from None
-        self._read_total += len(out)
+        self._read_total += total
         if self._read_total > self.limits.max_total_size:
             raise ArchiveError(f"archive inflates beyond {self.limits.max_total_size} bytes in total")
-        return bytes(out)
+
+    def read(self, name: str, *, max_size: int | None = None) -> bytes:
+        """Read one entry, enforcing size and ratio limits while inflating."""
+        return b"".join(self.chunks(name, max_size=max_size))
 
 
 # ------------------------------------------------------------------------------ writing

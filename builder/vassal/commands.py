@@ -33,6 +33,7 @@ __all__ = [
     "MutableProperty", "TurnTracker", "SetupStack", "Unmask", "Notes", "PublicNotes",
     "PrivateNote", "SecretNote", "Extension", "StartupGlobalKeyCommand", "LosThread", "Flare",
     "SpecialDice", "ChessClock", "Unknown", "Malformed", "MAX_DEPTH", "COMMAND_TYPES",
+    "iter_top_level", "last_leaf", "Completeness",
 ]
 
 ESC = "\x1b"
@@ -845,6 +846,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {c.TYPE: c for c in (
 _FIRST: dict[str, list[tuple[str, type[Command]]]] = {}
 for _prefix, _cls in _BY_PREFIX:
     _FIRST.setdefault(_prefix[0], []).append((_prefix, _cls))
+_CUT_PREFIXES = [p for p, _ in _BY_PREFIX] + ["begin_save", "end_save", "TURN"]
 _PIECE_CMDS = {"+": AddPiece, "-": RemovePiece, "D": ChangePiece, "M": MovePiece}
 
 
@@ -922,3 +924,105 @@ def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:
             yield d, child  # type: ignore[misc]
         else:
             stack.pop()
+
+
+# ================================================================================ streaming
+
+def iter_top_level(chunks) -> Iterator[tuple[int, int, Node]]:
+    """Parse a command text given as an iterable of string chunks, one top-level command at a time:
+    (number from 1, character offset in the text, node) — the items :func:`parse_commands` would
+    give the root, without ever holding the whole tree (or text). A split is an ESC not escaped by
+    the backslash right before it, as :func:`~builder.vassal.sequence.decode` splits."""
+    buf, start, scan, number, base = "", 0, 0, 0, 0     # base: text offset of buf[0]
+    for chunk in chunks:
+        if not chunk:
+            continue
+        buf = buf[start:] + chunk if start else buf + chunk
+        base += start
+        scan -= start
+        start = 0
+        find = buf.find
+        i = find(ESC, scan)
+        while i >= 0:
+            if i > start and buf[i - 1] == "\\":
+                i = find(ESC, i + 1)
+                continue
+            number += 1
+            yield number, base + start, _top_node(buf[start:i])
+            start = i + 1
+            i = find(ESC, start)
+        scan = len(buf)
+    number += 1
+    yield number, base + start, _top_node(buf[start:])
+
+
+def _top_node(raw: str) -> Node:
+    tok = raw.replace("\\" + ESC, ESC) if ESC in raw else raw
+    if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
+        tok = tok[1:-1]
+    return _parse(tok, 1)
+
+
+def last_leaf(node: Node) -> Command | None:
+    """The last command of a node, entering compounds and LOG wrappers."""
+    while True:
+        if isinstance(node, Log):
+            node = node.inner
+        elif isinstance(node, Compound):
+            if not node.items:
+                return None
+            node = node.items[-1]
+        else:
+            return node  # type: ignore[return-value]
+
+
+class Completeness:
+    """Tells a command text that was cut short, from its top-level commands seen in order (shared by
+    every reader: dump, lint, audit). A save starts ``begin_save`` and has a top-level ``end_save``;
+    a log's entries follow it. Cut inside a command, the last one does not decode (a Malformed
+    command, a piece that does not decode, a state change with fewer old layers than new ones, the
+    start of a command prefix). A cut inside the last field of a command cannot be told from a
+    complete one."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.begin = self.end = False
+        self.last: Node | None = None
+        self.last_offset = 0
+
+    def see(self, number: int, offset: int, node: Node) -> None:
+        if number == 1:
+            self.begin = isinstance(node, BeginSave)
+        elif isinstance(node, EndSave):
+            self.end = True
+        self.count, self.last, self.last_offset = number, node, offset
+
+    def problem(self):
+        """A TruncatedError describing where the text breaks, or None when it looks complete."""
+        from builder.vassal.errors import TruncatedError
+        leaf = last_leaf(self.last) if self.last is not None else None
+        why = None
+        if isinstance(leaf, Malformed):
+            why = f"the last command is incomplete ({leaf.error})"
+        elif isinstance(leaf, AddPiece) and not leaf.is_stack:
+            try:
+                leaf.piece
+            except VassalFormatError as exc:
+                why = f"the last piece does not decode ({exc})"
+        elif isinstance(leaf, ChangePiece) and leaf.old_state is not None:
+            from builder.vassal.piece import split_layers
+            if len(split_layers(leaf.old_state)) != len(split_layers(leaf.new_state)):
+                why = "the last state change is incomplete (its old state has fewer layers)"
+        elif isinstance(leaf, Unknown) and leaf.raw and any(
+                p.startswith(leaf.raw) and p != leaf.raw for p in _CUT_PREFIXES):
+            why = f"the last command {leaf.raw!r} is the start of a command"
+        elif isinstance(self.last, Log) and isinstance(self.last.inner, NullCommand):
+            why = "the last log entry is empty"
+        elif isinstance(self.last, NullCommand) and self.count > 1:
+            why = "the text ends with a command separator"
+        if why is None and self.begin and not self.end:
+            why = "the saved position has no end_save"
+        if why is None:
+            return None
+        return TruncatedError(f"savedGame is truncated at command {self.count} (offset {self.last_offset} "
+                              f"of the command text): {why}", offset=self.last_offset, command=self.count)

@@ -43,3 +43,13 @@ class NotAVassalFile(VassalFormatError):
 
 class NotAZip(ArchiveError, NotAVassalFile):
     """Not a ZIP archive at all (every VASSAL module, save and log is one)."""
+
+
+class TruncatedError(PayloadError):
+    """The file or its ``savedGame`` ends early. ``offset`` is where it broke (in the payload, or in the
+    decoded command text when ``command`` is set: the 1-based number of the top-level command)."""
+
+    def __init__(self, message: str, *, offset: int | None = None, command: int | None = None,
+                 where: str | None = None) -> None:
+        self.offset, self.command = offset, command
+        super().__init__(message, where=where)

@@ -27,6 +27,7 @@ deterministic ZIP with the entries in their original order.
 
 from __future__ import annotations
 
+import codecs
 import lzma
 import os
 import random
@@ -36,11 +37,11 @@ from pathlib import Path
 
 from builder.vassal.archive import DEFAULT_LIMITS, Limits, SafeZip, write_bytes_atomic, zip_bytes
 from builder.vassal.commands import Command, Node, iter_leaves, parse_commands
-from builder.vassal.errors import NotAVassalFile, PayloadError, VassalFormatError
+from builder.vassal.errors import NotAVassalFile, PayloadError, TruncatedError, VassalFormatError
 from builder.vassal.files import read_regular
 
 __all__ = [
-    "SaveFile", "read_save", "decode_payload", "encode_payload", "obfuscate", "deobfuscate",
+    "SaveFile", "SaveStream", "PayloadDecoder", "read_save", "decode_payload", "encode_payload", "obfuscate", "deobfuscate",
     "VCSK_HEADER", "VOBS_HEADER", "XZ_MAGIC", "MAX_SAVED_GAME", "make_metadata", "read_metadata",
 ]
 
@@ -92,49 +93,168 @@ def deobfuscate(payload: bytes) -> tuple[bytes, int]:
 
 
 def decode_payload(payload: bytes, *, max_size: int = MAX_SAVED_GAME) -> tuple[str, str, int | None]:
-    """``savedGame`` bytes → (text, encoding, key). Raises PayloadError with a clear message."""
-    key: int | None = None
-    if payload.startswith(VCSK_HEADER):
-        if (len(payload) - 7) // 2 > max_size:
-            raise PayloadError(f"savedGame is too large (over {max_size} bytes decoded)")
-        data, key = deobfuscate(payload)
-        enc = "vcsk"
-    elif payload.startswith(VOBS_HEADER):
-        if len(payload) < 5:
-            raise PayloadError("savedGame is truncated: the VOBS header has no key")
-        if len(payload) - 5 > max_size:
-            raise PayloadError(f"savedGame is too large (over {max_size} bytes decoded)")
-        key = payload[4]
-        data = payload[5:].translate(_xor_table(key))
-        enc = "vobs"
-    elif payload.startswith(XZ_MAGIC):
-        enc = "xz"
-        try:
-            d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=256 * 1024**2)
-            data = d.decompress(payload, max_length=max_size + 1)
-            if len(data) > max_size:
-                raise PayloadError(f"savedGame is too large (XZ inflates beyond {max_size} bytes)")
-            if not d.eof:
-                raise PayloadError("savedGame XZ stream is truncated")
-            if d.unused_data.strip(b"\x00"):
-                raise PayloadError("savedGame has trailing data after the XZ stream")
-        except lzma.LZMAError as exc:
-            raise PayloadError(f"savedGame XZ stream is corrupt ({exc})") from None
-    else:
+    """``savedGame`` bytes → (text, encoding, key). Raises PayloadError with a clear message
+    (TruncatedError, with the offset, when the payload ends early)."""
+    d = PayloadDecoder(max_size=max_size)
+    text = d.feed(payload) + d.finish()
+    return text, d.encoding, d.key
+
+
+class PayloadDecoder:
+    """Incremental ``savedGame`` decoder: :meth:`feed` bytes as they are read, get text back;
+    :meth:`finish` at the end. The encoding is told by the first bytes (see the module docstring).
+    Reading a long log this way never holds its whole payload or text."""
+
+    def __init__(self, *, max_size: int = MAX_SAVED_GAME) -> None:
+        self.max_size = max_size
+        self.encoding: str | None = None
+        self.key: int | None = None
+        self.consumed = 0               # payload bytes consumed
+        self.decoded = 0                # bytes decoded
+        self._head = b""                # bytes held until the encoding is known
+        self._odd = b""                 # a dangling hex digit (vcsk)
+        self._table: bytes | None = None
+        self._xz = None
+        self._utf8 = codecs.getincrementaldecoder("utf-8")()
+        self._checked = False
+        self._probe = ""
+
+    # ---------------------------------------------------------------- feeding
+    def feed(self, chunk: bytes) -> str:
+        if self.encoding is None:
+            self._head += chunk
+            if len(self._head) < 7 and self._head and (VCSK_HEADER.startswith(self._head[:5])
+                                                       or XZ_MAGIC.startswith(self._head[:6])
+                                                       or VOBS_HEADER.startswith(self._head[:4])):
+                return ""
+            chunk, self._head = self._head, b""
+            chunk = self._start(chunk)
+        return self._text(self._bytes(chunk), final=False)
+
+    def finish(self) -> str:
+        if self.encoding is None:           # fewer than 7 bytes in all
+            chunk, self._head = self._head, b""
+            chunk = self._start(chunk)
+            out = self._text(self._bytes(chunk), final=False)
+        else:
+            out = ""
+        if self.encoding == "vcsk" and self._odd:
+            raise TruncatedError("savedGame is truncated: odd number of hex digits after !VCSK "
+                                 f"(ends at byte {self.consumed})", offset=self.consumed)
+        if self.encoding == "xz":
+            if not self._xz.eof:
+                raise TruncatedError(f"savedGame XZ stream is truncated (ends at byte {self.consumed} "
+                                     f"after {self.decoded} decoded bytes)", offset=self.consumed)
+        out += self._text(b"", final=True)
+        if not self._checked:
+            self._check(out, final=True)
+        return out
+
+    # ---------------------------------------------------------------- stages
+    def _start(self, payload: bytes) -> bytes:
+        """Tell the encoding from the first bytes; returns the body after the header."""
+        if payload.startswith(VCSK_HEADER):
+            self.encoding = "vcsk"
+            body = payload[len(VCSK_HEADER):]
+            if len(body) < 2:
+                raise TruncatedError("savedGame is truncated: the !VCSK header has no key", offset=len(payload))
+            try:
+                if not all(c in _HEXDIGITS for c in body[:2]):
+                    raise ValueError
+                self.key = int(body[:2].decode("ascii"), 16)
+            except (ValueError, UnicodeDecodeError):
+                raise PayloadError(f"savedGame has an invalid obfuscation key {body[:2]!r}") from None
+            self._table = _xor_table(self.key)
+            self.consumed = 7
+            return body[2:]
+        if payload.startswith(VOBS_HEADER):
+            self.encoding = "vobs"
+            if len(payload) < 5:
+                raise TruncatedError("savedGame is truncated: the VOBS header has no key", offset=len(payload))
+            self.key = payload[4]
+            self._table = _xor_table(self.key)
+            self.consumed = 5
+            return payload[5:]
+        if payload.startswith(XZ_MAGIC):
+            self.encoding = "xz"
+            self._xz = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=256 * 1024**2)
+            return payload
         if payload[:3] == b"!VC":
             raise PayloadError(f"unsupported savedGame encoding {payload[:5]!r}")
-        if len(payload) > max_size:
-            raise PayloadError(f"savedGame is too large ({len(payload)} bytes)")
-        data = payload
-        enc = "plain"
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        hint = " (wrong obfuscation key?)" if enc in ("vcsk", "vobs") else ""
-        raise PayloadError(f"savedGame is not valid UTF-8 at byte {exc.start}{hint}") from None
-    if enc in ("vcsk", "vobs") and text and not _plausible(text):
-        raise PayloadError("savedGame does not decode to VASSAL commands (wrong obfuscation key?)")
-    return text, enc, key
+        self.encoding = "plain"
+        return payload
+
+    def _bytes(self, chunk: bytes) -> bytes:
+        """Payload body bytes -> decoded UTF-8 bytes."""
+        enc = self.encoding
+        if enc == "vcsk":
+            hexpart = self._odd + chunk
+            cut = len(hexpart) - len(hexpart) % 2
+            hexpart, self._odd = hexpart[:cut], hexpart[cut:]
+            if (self.decoded + cut // 2) > self.max_size:
+                raise PayloadError(f"savedGame is too large (over {self.max_size} bytes decoded)")
+            try:
+                data = bytes.fromhex(hexpart.decode("ascii"))
+            except (ValueError, UnicodeDecodeError):
+                bad = next((i for i, c in enumerate(hexpart) if c not in _HEXDIGITS), None)
+                where = f" at offset {self.consumed + bad}" if bad is not None else ""
+                raise PayloadError(f"savedGame contains corrupt hex{where}") from None
+            self.consumed += cut
+            data = data.translate(self._table)
+        elif enc == "vobs":
+            if self.decoded + len(chunk) > self.max_size:
+                raise PayloadError(f"savedGame is too large (over {self.max_size} bytes decoded)")
+            self.consumed += len(chunk)
+            data = chunk.translate(self._table)
+        elif enc == "xz":
+            d = self._xz
+            if d.eof:
+                if chunk.strip(b"\x00"):
+                    raise PayloadError("savedGame has trailing data after the XZ stream")
+                return b""
+            try:
+                data = d.decompress(chunk, max_length=self.max_size + 1 - self.decoded)
+            except lzma.LZMAError as exc:
+                raise PayloadError(f"savedGame XZ stream is corrupt ({exc})") from None
+            self.consumed += len(chunk)
+            if self.decoded + len(data) > self.max_size or (not d.eof and d.needs_input is False):
+                raise PayloadError(f"savedGame is too large (XZ inflates beyond {self.max_size} bytes)")
+            if d.eof and d.unused_data.strip(b"\x00"):
+                raise PayloadError("savedGame has trailing data after the XZ stream")
+        else:
+            if self.decoded + len(chunk) > self.max_size:
+                raise PayloadError(f"savedGame is too large ({self.decoded + len(chunk)} bytes)")
+            self.consumed += len(chunk)
+            data = chunk
+        self.decoded += len(data)
+        return data
+
+    def _text(self, data: bytes, final: bool) -> str:
+        try:
+            text = self._utf8.decode(data, final)
+        except UnicodeDecodeError as exc:
+            at = self.decoded - len(data) + exc.start
+            hint = " (wrong obfuscation key?)" if self.encoding in ("vcsk", "vobs") else ""
+            if final and exc.reason == "unexpected end of data":
+                raise TruncatedError(f"savedGame is truncated inside a character at byte {at}",
+                                     offset=at) from None
+            raise PayloadError(f"savedGame is not valid UTF-8 at byte {at}{hint}") from None
+        if not self._checked:
+            self._check(text, final)
+        return text
+
+    def _check(self, text: str, final: bool) -> None:
+        """A wrong key is told from the first characters (see :func:`_plausible`)."""
+        if self.encoding not in ("vcsk", "vobs"):
+            self._checked = True
+            return
+        self._probe += text
+        if len(self._probe) < 4096 and not final:
+            return
+        self._checked = True
+        if self._probe and not _plausible(self._probe):
+            raise PayloadError("savedGame does not decode to VASSAL commands (wrong obfuscation key?)")
+        self._probe = ""
 
 
 def _plausible(text: str) -> bool:
@@ -251,6 +371,15 @@ class SaveFile:
     def moduledata(self) -> bytes | None:
         return self.entries.get("moduledata")
 
+    def truncation(self):
+        """A TruncatedError (where the command text breaks) when it was cut short, else None
+        (builder.vassal.commands.Completeness, the check every reader shares)."""
+        from builder.vassal.commands import Completeness, iter_top_level
+        check = Completeness()
+        for number, offset, node in iter_top_level([self.current_text()]):
+            check.see(number, offset, node)
+        return check.problem()
+
     @property
     def is_log(self) -> bool:
         from builder.vassal.commands import Log
@@ -296,6 +425,46 @@ def read_save(source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIM
     else:
         data = read_regular(source, limits.max_file_size)
     return SaveFile.from_bytes(data, limits=limits, max_saved_game=max_saved_game)
+
+
+class SaveStream:
+    """A save or log read as a stream: iterate to get its top-level commands one at a time as
+    (number, offset, node); the payload is inflated, decoded and parsed chunk by chunk, so memory
+    does not grow with the log's length. At the end of the iteration a text cut short raises
+    :class:`TruncatedError` (number and offset of the command where it broke). ``savedata`` and
+    ``moduledata`` (small) are read at once."""
+
+    def __init__(self, source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIMITS,
+                 max_saved_game: int = MAX_SAVED_GAME, chunk_size: int = 1 << 20) -> None:
+        z = SafeZip(source, limits=limits, what="saved game")
+        if "savedGame" not in z:
+            if "buildFile.xml" in z or "buildFile" in z:
+                raise NotAVassalFile("this is a VASSAL module, not a saved game or log (no savedGame entry)")
+            raise NotAVassalFile("not a VASSAL saved game or log (no savedGame entry)")
+        self._zip, self.max_saved_game, self.chunk_size = z, max_saved_game, chunk_size
+        self.savedata = z.read("savedata") if "savedata" in z else None
+        self.moduledata = z.read("moduledata") if "moduledata" in z else None
+        self.decoder = PayloadDecoder(max_size=max_saved_game)
+
+    @property
+    def encoding(self) -> str | None:
+        return self.decoder.encoding
+
+    def _text(self) -> Iterator[str]:
+        d = self.decoder
+        for chunk in self._zip.chunks("savedGame", max_size=self.max_saved_game * 2 + 7, size=self.chunk_size):
+            yield d.feed(chunk)
+        yield d.finish()
+
+    def __iter__(self) -> Iterator[tuple[int, int, Node]]:
+        from builder.vassal.commands import Completeness, iter_top_level
+        check = Completeness()
+        for number, offset, node in iter_top_level(self._text()):
+            check.see(number, offset, node)
+            yield number, offset, node
+        problem = check.problem()
+        if problem is not None:
+            raise problem
 
 
 # ------------------------------------------------------------------------- metadata
