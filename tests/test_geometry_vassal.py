@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder.geometry import Grid
-from builder.geometry.vassal_derive import board_bounds, derive_all, derive_vassal_grid, local_name
+from builder.geometry.vassal_derive import board_bounds, derive_all, derive_vassal_grid, local_name, on_board
 from builder.geometry.vassal_grid import (BoardSlot, VassalHexGrid, VassalMap, VassalNumbering,
                                           get_location, grid_attributes, location_name,
                                           part_name, part_value, raw_column, raw_row, snap_to)
@@ -112,11 +112,16 @@ def test_attribute_strings():
 
 
 # -- derived attributes: every hex of both games --------------------------------------
+def shown(grid: Grid, board):
+    """The sheet's hexes whose centre is on its board (a seam hex trimmed off is on the neighbour's board)."""
+    return [hx for hx in grid.extent(board.sheet).hexes() if on_board(board.board_point(grid.centre(hx)),
+                                                                        board.board_size)]
+
+
 def _check_board(grid: Grid, board, hexes):
-    w, h = board.board_size
     for hx in hexes:
         p = board.board_point(grid.centre(hx))
-        assert 0 <= p[0] < w and 0 <= p[1] < h
+        assert on_board(p, board.board_size)
         want = local_name(grid, board.sheet, hx)
         assert location_name(board.grid, board.numbering, p, board.board_size) == want
         snapped = snap_to(board.grid, p)
@@ -132,7 +137,7 @@ def test_game_every_hex_named_by_vassal(game):
     boards = derive_all(grid)
     assert len(boards) == max(1, len(grid.spec.sheets) if grid.spec.has_sheets else 1)
     for board in boards:
-        _check_board(grid, board, grid.extent(board.sheet).hexes())
+        _check_board(grid, board, shown(grid, board))
 
 
 def test_eotid_attributes():
@@ -156,18 +161,42 @@ def test_bcs_multi_board_map():
                                      boards[s].numbering) for s in "CDAB"),
                      edge_width=40, edge_height=25)
     by_name = {b.name: b for b in vmap.boards}
-    for sheet, board in boards.items():
-        ox, oy = vmap.board_origin(by_name[sheet])
-        for hx in grid.extent(sheet).hexes():
-            bx, by = board.board_point(grid.centre(hx))
-            assert vmap.location_name((bx + ox, by + oy)) == local_name(grid, sheet, hx)
+    # One continuous grid: every board maps the Grid frame to map pixels by the same translation ...
+    shifts = {(vmap.board_origin(by_name[s])[0] - b.board_origin[0], vmap.board_origin(by_name[s])[1] - b.board_origin[1])
+              for s, b in boards.items()}
+    assert len(shifts) == 1
+    (sx, sy), = shifts
+    # ... and every hex of the map, seams included, is on exactly one board, which names it by one of its IDs.
+    for hx in grid.all_hexes():
+        cx, cy = grid.centre(hx)
+        p = (round(cx + sx), round(cy + sy))
+        holders = [s for s, b in boards.items() if on_board(b.board_point((cx, cy)), b.board_size)]
+        assert len(holders) == 1, (grid.names(hx), holders)
+        assert vmap.board_at(p)[0].name == holders[0]
+        assert vmap.location_name(p) in grid.names(hx)
+        assert vmap.location_name(p) == local_name(grid, holders[0], hx)
+
+
+def test_bcs_boards_tile_without_overlap_or_gap():
+    grid = game_grid("panzers-last-stand")
+    rects = {s: board_bounds(grid, s) for s in "ABCD"}
+    ax, ay, aw, ah = rects["A"]
+    assert rects["B"][0] == ax + aw and rects["B"][1] == ay and rects["B"][3] == ah       # B right of A
+    assert rects["C"][1] + rects["C"][3] == ay and rects["C"][0] == ax and rects["C"][2] == aw   # C above A
+    assert rects["D"][0] == rects["B"][0] and rects["D"][1] == rects["C"][1]
+    # The seam cuts lie between the hexes only one sheet has: A63.r / B1.r is one hex, on exactly one board.
+    for a, b in (("A63.14", "B1.14"), ("A44.35", "C44.01"), ("C63.09", "D1.09"), ("B35.35", "D35.01")):
+        assert grid.parse(a) == grid.parse(b)
 
 
 def test_board_bounds_cover_sheet():
     grid = game_grid("panzers-last-stand")
     x, y, w, h = board_bounds(grid, "B")
     left, top, right, bottom = grid.pixel_bounds(grid.extent("B").hexes())
-    assert x <= left and y <= top and x + w >= right and y + h >= bottom
+    # Outer edges (B is bottom right) hold whole hexes; seam edges every hex only B has.
+    assert x + w >= right and y + h >= bottom
+    only_b = set(grid.extent("B").hexes()) - {h for s in "ACD" for h in grid.extent(s).hexes()}
+    assert all(x <= grid.centre(hx)[0] < x + w and y <= grid.centre(hx)[1] < y + h for hx in only_b)
 
 
 @given(st.data())
@@ -175,8 +204,13 @@ def test_board_bounds_cover_sheet():
 def test_random_grids_derive(data):
     spec = data.draw(grid_specs(max_size=12, sheets=data.draw(st.booleans())))
     grid = Grid.from_spec(spec)
-    for board in derive_all(grid):  # check=True verifies every hex
-        _check_board(grid, board, grid.extent(board.sheet).hexes())
+    for board in derive_all(grid):  # check=True verifies every hex on the board
+        _check_board(grid, board, shown(grid, board))
+    if grid.spec.has_sheets:   # every hex is on some board
+        boards = derive_all(grid, check=False)
+        for hx in grid.all_hexes():
+            assert any(on_board(b.board_point(grid.centre(hx)), b.board_size) for b in boards
+                       if hx in set(grid.extent(b.sheet).hexes())), grid.names(hx)
 
 
 def test_explicit_board_placement():

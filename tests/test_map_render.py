@@ -10,7 +10,7 @@ from PIL import Image
 from builder.cli import main
 from builder.gamedata import mapterrain
 from builder.gamedata.validate import validate_game
-from builder.geometry.vassal_derive import derive_vassal_grid
+from builder.geometry.vassal_derive import board_showing, derive_vassal_grid
 from builder.render import map_build
 from builder.render.colors import parse_color
 
@@ -124,7 +124,7 @@ def test_shipped_map_named_hexes_show_their_terrain(shipped):
         h = grid.parse(loc["hex"])
         want = layer.terrain(h)
         for info, img in images:
-            if info.kind != "board" or (info.sheet is not None and info.sheet not in grid.sheets_of(h)):
+            if info.kind != "board" or info.sheet != board_showing(grid, h):   # the board holding its centre
                 continue
             x, y = grid.centre(h)
             ox, oy = info.grid_offset
@@ -186,3 +186,42 @@ def test_crossing_side_points_at_the_playable_hex(tiny):
     assert img.getpixel(across(land, 0.4, off)) == magenta       # the head is wider than the shaft
     assert img.getpixel(across(lake, 0.4, off)) != magenta
     assert img.getpixel(across(lake, 0.1, 0)) == magenta        # the shaft runs both ways (IDs are drawn over it further on)
+
+
+def _edge_difference(a, b) -> float:
+    """Mean per-pixel RGB difference between two equally long pixel strips."""
+    return sum(sum(abs(x - y) for x, y in zip(p, q)) for p, q in zip(a, b)) / (3 * len(a))
+
+
+def test_pls_sheets_join_into_one_continuous_picture(shipped):
+    """Laid side by side as VASSAL lays the boards, the last pixel column of a sheet and the first of the next are
+    neighbouring lines of one drawing (a jump or a feature drawn twice would differ much more)."""
+    report, images = shipped
+    if not report.grid.spec.has_sheets:
+        pytest.skip("a sheet-less map has no seams")
+    img = {info.sheet: im for info, im in images if info.kind == "board"}
+    origin = {info.sheet: info.board_origin for info, _ in images if info.kind == "board"}
+    checked = 0
+    for a, b in (("A", "B"), ("C", "D"), ("C", "A"), ("D", "B")):
+        A, B = img[a], img[b]
+        horizontal = origin[a][1] == origin[b][1]
+        if horizontal:   # b right of a
+            assert origin[b][0] == origin[a][0] + A.width
+            n = min(A.height, B.height)
+            last = [A.getpixel((A.width - 1, y)) for y in range(n)]
+            first = [B.getpixel((0, y)) for y in range(n)]
+            away = [B.getpixel((1, y)) for y in range(n)]
+            before = [A.getpixel((A.width - 2, y)) for y in range(n)]
+        else:            # b below a
+            assert origin[b][1] == origin[a][1] + A.height
+            n = min(A.width, B.width)
+            last = [A.getpixel((x, A.height - 1)) for x in range(n)]
+            first = [B.getpixel((x, 0)) for x in range(n)]
+            away = [B.getpixel((x, 1)) for x in range(n)]
+            before = [A.getpixel((x, A.height - 2)) for x in range(n)]
+        # The step across the seam is of the size of the steps between the lines either side of it.
+        seam = _edge_difference(last, first)
+        natural = max(_edge_difference(first, away), _edge_difference(before, last))
+        assert seam <= 2 * natural + 1, (a, b, seam, natural)
+        checked += 1
+    assert checked == 4

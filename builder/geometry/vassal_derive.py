@@ -12,6 +12,7 @@ The offsets are then solved by evaluating VASSAL's own naming (vassal_grid.colum
 at a reference hex, which avoids a second, hand-derived copy of VASSAL's rules; the
 result is verified on every hex (check=True).
 """
+import functools
 import math
 from dataclasses import dataclass
 
@@ -39,14 +40,63 @@ class VassalBoardGrid:
 
 def board_bounds(grid: Grid, sheet: str | None = None) -> tuple[int, int, int, int]:
     """(left, top, width, height) in ints of the board image for a sheet (None: the whole
-    grid image). A sheet's board is its whole-hex bounding box plus the grid margin."""
+    grid image). A sheet's board is its whole-hex bounding box plus the grid margin, trimmed at
+    every seam to the line halfway between the hexes only it has and those only its neighbour
+    has: the boards then tile the plane, so laid side by side (as VASSAL does) they make one
+    continuous grid, and each seam hex is on exactly one board (the one holding its centre)."""
     if sheet is None and not grid.spec.has_sheets:
         w, h = grid.image_size
         return 0, 0, math.ceil(w), math.ceil(h)
     left, top, right, bottom = grid.pixel_bounds(grid.extent(sheet).hexes())
     m = grid.spec.margin
-    x, y = math.floor(left - m), math.floor(top - m)
-    return x, y, math.ceil(right + m) - x, math.ceil(bottom + m) - y
+    edges = [math.floor(left - m), math.floor(top - m), math.ceil(right + m), math.ceil(bottom + m)]
+    for axis, side, cut in seams(grid, sheet):
+        edges[axis + 2 * side] = cut
+    x, y = edges[0], edges[1]
+    return x, y, edges[2] - x, edges[3] - y
+
+
+@functools.lru_cache(maxsize=32)
+def seams(grid: Grid, sheet: str) -> tuple[tuple[int, int, int], ...]:
+    """(axis 0=x 1=y, side 0=low 1=high, pixel) of each trimmed edge of a sheet's board."""
+    mine = set(grid.extent(sheet).hexes())
+    cuts = []
+    for ext in grid.extents:
+        if ext.sheet.id == sheet:
+            continue
+        theirs = set(ext.hexes())
+        if not mine & theirs:
+            continue
+        own = [grid.centre(h) for h in mine - theirs]
+        other = [grid.centre(h) for h in theirs - mine]
+        if not own or not other:           # one sheet inside the other: no seam to cut
+            continue
+        for axis in (0, 1):
+            lo_own, hi_own = min(p[axis] for p in own), max(p[axis] for p in own)
+            lo_other, hi_other = min(p[axis] for p in other), max(p[axis] for p in other)
+            if hi_own + 1 < lo_other:      # the neighbour lies beyond our high edge
+                cuts.append((axis, 1, round((hi_own + lo_other) / 2)))
+            elif hi_other + 1 < lo_own:    # ... beyond our low edge
+                cuts.append((axis, 0, round((hi_other + lo_own) / 2)))
+    return tuple(cuts)
+
+
+def board_showing(grid: Grid, h: Hex) -> str | None:
+    """The sheet whose board holds the hex's centre (None for a sheet-less grid): the board VASSAL
+    reports the hex on, hence the ID printed there."""
+    if not grid.spec.has_sheets:
+        return None
+    cx, cy = grid.centre(h)
+    for sheet in grid.sheets_of(h):
+        x, y, w, hgt = board_bounds(grid, sheet)
+        if on_board((round(cx - x), round(cy - y)), (w, hgt)):
+            return sheet
+    return grid.sheets_of(h)[0]
+
+
+def on_board(xy: tuple[int, int], size: tuple[int, int]) -> bool:
+    """Whether a board point is on the board (VASSAL's Map.findBoard rule: the far edges are outside)."""
+    return 0 <= xy[0] < size[0] and 0 <= xy[1] < size[1]
 
 
 def derive_vassal_grid(grid: Grid, sheet: str | None = None,
@@ -69,7 +119,11 @@ def derive_vassal_grid(grid: Grid, sheet: str | None = None,
     s_pos = lay.u_dir[0] if sideways else lay.u_dir[1]
     dx, dy = lay.line_gap, lay.size
 
-    ref = Hex(ext.col_min, ext.row_min)
+    # Only hexes whose centre is on this board are named by it (a trimmed seam hex is on its neighbour's).
+    shown = [h for h in ext.hexes() if on_board(_board_xy(grid, h, origin), size)]
+    if not shown:
+        raise GeometryError(f"board of sheet {ext.sheet.id!r} shows no hex centre")
+    ref = shown[0]
     rx, ry = ref_point = _board_xy(grid, ref, origin)
     cx, cy = (ry, rx) if sideways else (rx, ry)
     line0, _ = lat.line_pos(ref)
@@ -99,7 +153,7 @@ def derive_vassal_grid(grid: Grid, sheet: str | None = None,
                                 v_off=_value(ext, ref, pos_axis) - row, stagger=False, **base)
     result = VassalBoardGrid(ext.sheet.id, vgrid, numbering, tuple(origin), tuple(size))
     if check:
-        for h in ext.hexes():
+        for h in shown:
             if not _named_right(grid, ext, vgrid, numbering, h, origin, size):
                 got = location_name(vgrid, numbering, _board_xy(grid, h, origin), size)
                 raise GeometryError(f"VASSAL would name {_local_name(grid, ext, h)!r} as "

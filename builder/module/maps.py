@@ -5,7 +5,8 @@
   origins) and preselected by the BoardPicker's <setup>. One Map keeps moves across a sheet seam
   ordinary moves (one window, one stack model), and each board's own HexGrid names its hexes with
   its sheet's IDs (A19.23), as the grid attributes come from builder.geometry.vassal_derive for that
-  board image. Seam hexes exist on both sheets, as on the cardboard.
+  board image. The sheet images are trimmed at their seams so the boards join into one grid; a seam
+  hex is on the board holding its centre and named with that sheet's ID.
 * Off-map holding boxes: Zones named after the boxes (so a piece's location name is the box's
   name). When the map step draws the boxes beside the board (map.png), the board gets a ZonedGrid
   (box zones + the hex grid as background); when it draws them on their own image (map-boxes.png),
@@ -20,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from builder.errors import BuildError
-from builder.geometry.vassal_derive import VassalBoardGrid, derive_vassal_grid, local_name
+from builder.geometry.vassal_derive import VassalBoardGrid, board_showing, derive_vassal_grid, local_name
 from builder.geometry.vassal_grid import grid_attributes
 from builder.vassal.buildfile import P
 from builder.vassal.commands import BoardPicker
@@ -124,19 +125,21 @@ class Layout:
         return f"{kind}: {side_name(self.game, side)}" + (f", Turn {turn}" if turn is not None else "")
 
     def hex_point(self, hex_id: str) -> tuple[str, int, int]:
+        return self.hex_place(hex_id)[:3]
+
+    def hex_place(self, hex_id: str) -> tuple[str, int, int, str]:
+        """Map, map pixel and the name VASSAL reports there: the board holding the hex's centre names it
+        (a seam hex is on one board only, so 'C44.01' may be reported as its other ID 'A44.35')."""
         h = self.grid.parse(hex_id)
         if h is None:
             raise BuildError(f"set-up hex {hex_id!r} is not on the map")
-        sheet = None
-        if self.grid.spec.has_sheets:
-            sheets = [s for s in self.grid.sheets_of(h) if s is not None]
-            named = [s for s in sheets if local_name(self.grid, s, h) == hex_id]
-            sheet = (named or sheets or [None])[0]
+        sheet = board_showing(self.grid, h)
         board = self.sheet_board.get(sheet)
         if board is None:
             raise BuildError(f"set-up hex {hex_id!r}: no board shows sheet {sheet!r}")
         bx, by = board.vgrid.board_point(self.grid.centre(h))
-        return self.main.name, board.offset[0] + bx, board.offset[1] + by
+        name = hex_id if sheet is None else local_name(self.grid, sheet, h)
+        return self.main.name, board.offset[0] + bx, board.offset[1] + by, name
 
     def place_point(self, zone: str, index: int) -> tuple[str, int, int, str]:
         """The centre of the index-th counter place of a zone: rows of places below the box's name,

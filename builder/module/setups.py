@@ -58,7 +58,7 @@ class ScenarioPlan:
         places: dict[str, dict[str, int]] = {}       # zone -> place key -> index
         for t in targets.targets:
             if t.hex is not None:
-                point = (*layout.hex_point(t.hex), t.hex)
+                point = layout.hex_place(t.hex)   # the name VASSAL reports there (a seam hex: its board's ID)
             else:
                 index = places.setdefault(t.zone, {}).setdefault(t.place, len(places[t.zone]))
                 point = layout.place_point(t.zone, index)

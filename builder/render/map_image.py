@@ -12,7 +12,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from builder.geometry.vassal_derive import board_bounds
+from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
 from builder.render import fonts, map_lines
 from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
@@ -28,18 +28,26 @@ def board_rect(grid, sheet):
     return board_bounds(grid, sheet if grid.spec.has_sheets else None)
 
 
-def sheet_hexes(grid, sheet):
-    return list(grid.extent(sheet).hexes()) if grid.spec.has_sheets else list(grid.all_hexes())
+def sheet_hexes(grid, sheet, pad: float = 0.0):
+    """The hexes a board shows some of. A sheet's board is trimmed at its seams (vassal_derive.board_bounds),
+    so a seam hex shows partly on each board; both draw it in the one Grid frame, so joined they show it once."""
+    if not grid.spec.has_sheets:
+        return list(grid.all_hexes())
+    left, top, width, height = board_rect(grid, sheet)
+    hw, hh = grid.layout.half_extent()
+    hw, hh = hw + pad, hh + pad
+    out = []
+    for h in grid.all_hexes():
+        x, y = grid.centre(h)
+        if x + hw > left and x - hw < left + width and y + hh > top and y - hh < top + height:
+            out.append(h)
+    return out
 
 
-def hex_name(grid, h, sheet) -> str:
-    """The hex's ID as printed on this sheet (seam hexes carry the sheet's own number)."""
-    names = grid.names(h)
-    if sheet is not None and len(names) > 1:
-        for n, sid in zip(names, grid.sheets_of(h)):
-            if sid == sheet:
-                return n
-    return names[0]
+def hex_name(grid, h) -> str:
+    """The hex's ID as printed: that of the sheet whose board holds its centre (where VASSAL reports it)."""
+    sheet = board_showing(grid, h)
+    return grid.name(h) if sheet is None else local_name(grid, sheet, h)
 
 
 def side_segment(grid, a, b, shift=(0.0, 0.0)):
@@ -90,22 +98,40 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     _hexsides(draw, data, (left, top), sc, set(hexes))
     _lines(draw, data, (left, top), sc, set(hexes))
     progress.step(f"{label}: labels", 0, total)
-    _region_labels(draw, data, set(hexes), (left, top), sc)
+    # Names and markers may reach past their hex: draw those of hexes just off the board too (clipped).
+    shown = set(sheet_hexes(grid, sheet, pad=sc.size * 1.5))
+    _region_labels(draw, data, shown, (left, top), sc)
     id_font = fonts.font(sc.id_font, "regular")
-    for h in hexes:
+    for h in sorted(shown):
         cx, cy = at(h)
-        draw.text((cx, cy - sc.size * 0.36), hex_name(grid, h, sheet), font=id_font, fill=(40, 40, 40, 255),
+        draw.text((cx, cy - sc.size * 0.36), hex_name(grid, h), font=id_font, fill=(40, 40, 40, 255),
                   anchor="mm")
     for h, loc in sorted(data.locations.items()):
-        if h in grid and (sheet is None or sheet in grid.sheets_of(h)):
+        if h in shown:
             _location(draw, loc, *at(h), sc)
-    draw.rectangle((0, 0, width - 1, height - 1), outline=SHEET_INK, width=sc.width(0.03))
-    if sheet is not None:
+    _frame(draw, grid, sheet, (left, top, width, height), sc)
+    if sheet is not None:   # in the corner on the map's outer edges, not in the middle of the joined map
+        inner = {(axis, side) for axis, side, _ in seams(grid, sheet)}
+        right, bottom = (0, 0) in inner, (1, 0) in inner
+        x = width - sc.size * 0.2 if right else sc.size * 0.2
+        y = height - sc.size * 0.1 if bottom else sc.size * 0.1
         f = fonts.font(sc.size * 0.5, "bold")
-        draw.text((sc.size * 0.2, sc.size * 0.1), f"Map {sheet}", font=f, fill=INK, anchor="lt",
+        draw.text((x, y), f"Map {sheet}", font=f, fill=INK, anchor=("r" if right else "l") + ("b" if bottom else "t"),
                   stroke_width=3, stroke_fill=HALO)
     progress.step(f"{label}: labels", total, total)
     return img
+
+
+def _frame(draw, grid, sheet, rect, sc):
+    """The map's edge line, on the board's outer edges only (a seam edge joins the next sheet)."""
+    left, top, width, height = rect
+    w = sc.width(0.03)
+    inner = {(axis, side) for axis, side, _ in (seams(grid, sheet) if sheet is not None else ())}
+    edges = {(0, 0): ((0, 0), (0, height - 1)), (0, 1): ((width - 1, 0), (width - 1, height - 1)),
+             (1, 0): ((0, 0), (width - 1, 0)), (1, 1): ((0, height - 1), (width - 1, height - 1))}
+    for key, (p, q) in edges.items():
+        if key not in inner:
+            draw.line((p, q), fill=SHEET_INK, width=w)
 
 
 def _borders(draw, data, hexes, origin, sc):
@@ -197,7 +223,8 @@ def _region_labels(draw, data, on_board, origin, sc):
     grid = data.grid
     for reg in data.regions.values():
         ink = REGION_INK.get(reg.get("kind"))
-        hexes = [h for h in (grid.parse(i) for i in reg.get("hexes") or []) if h in on_board]
+        # The label's hex is chosen from the whole region, so a region across a seam is named once.
+        hexes = [h for h in (grid.parse(i) for i in reg.get("hexes") or []) if h is not None]
         if ink is None or len(hexes) < 3:
             continue
         pts = [grid.centre(h) for h in hexes]
@@ -206,6 +233,8 @@ def _region_labels(draw, data, on_board, origin, sc):
         if not free:
             continue
         h = min(free, key=lambda h: (math.dist(grid.centre(h), (mx, my)), h))
+        if h not in on_board:
+            continue
         x, y = grid.centre(h)
         size = sc.size * (0.26 if reg["kind"] == "sea" else 0.2)
         draw.text((x - origin[0], y - origin[1] + sc.size * 0.12), reg["name"].upper(), font=fonts.font(size, "bold"),
