@@ -38,6 +38,7 @@ class VassalBoardGrid:
         return (round(xy[0] - self.board_origin[0]), round(xy[1] - self.board_origin[1]))
 
 
+@functools.lru_cache(maxsize=64)
 def board_bounds(grid: Grid, sheet: str | None = None) -> tuple[int, int, int, int]:
     """(left, top, width, height) in ints of the board image for a sheet (None: the whole
     grid image). A sheet's board is its whole-hex bounding box plus the grid margin, trimmed at

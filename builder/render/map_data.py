@@ -33,6 +33,18 @@ class MapData:
         tid = self.layer.terrain(h)
         return self.terrain_types.get(tid) if tid else None
 
+    def arrow_target(self, a, b):
+        """The playable one of two hexes when exactly one is (a crossing there is an arrow: sea to coast)."""
+        play = [(self.terrain_of(h) or {}).get("playable", True) is not False for h in (a, b)]
+        if play[0] != play[1]:
+            return a if play[0] else b
+        return None
+
+    @property
+    def arrow_kinds(self) -> set:
+        """Ids of crossing hexside types drawn as arrows (some side of theirs has a target), for the legend."""
+        return {k["id"] for k, a, b in self.hexsides if k.get("style") == "crossing" and self.arrow_target(a, b)}
+
 
 def _by_id(items) -> dict:
     return {i["id"]: i for i in items or [] if isinstance(i, dict) and isinstance(i.get("id"), str)}

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
-from builder.render import fonts, map_lines
+from builder.render import fonts, map_lines, map_symbols
 from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
                                       draw_pattern, rgba, star, swastika)
 
@@ -101,11 +101,7 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     # Names and markers may reach past their hex: draw those of hexes just off the board too (clipped).
     shown = set(sheet_hexes(grid, sheet, pad=sc.size * 1.5))
     _region_labels(draw, data, shown, (left, top), sc)
-    id_font = fonts.font(sc.id_font, "regular")
-    for h in sorted(shown):
-        cx, cy = at(h)
-        draw.text((cx, cy - sc.size * 0.36), hex_name(grid, h), font=id_font, fill=(40, 40, 40, 255),
-                  anchor="mm")
+    _hex_numbers(draw, data, sorted(shown), at, sc)
     for h, loc in sorted(data.locations.items()):
         if h in shown:
             _location(draw, loc, *at(h), sc)
@@ -118,8 +114,72 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
         f = fonts.font(sc.size * 0.5, "bold")
         draw.text((x, y), f"Map {sheet}", font=f, fill=INK, anchor=("r" if right else "l") + ("b" if bottom else "t"),
                   stroke_width=3, stroke_fill=HALO)
+    compass = (data.doc.get("map") or {}).get("compass")
+    if compass and (sheet is None or sheet == grid.spec.sheets[0].id):
+        _compass(draw, compass["north"], grid, sheet, (width, height), sc)
     progress.step(f"{label}: labels", total, total)
     return img
+
+
+ID_INK = (40, 40, 40, 255)
+
+
+def numbered(grid, h, rule: dict | None) -> bool:
+    """Whether the hex prints its number: every hex, or (BCS 1.0e) those on every Nth line of the sheet holding it."""
+    if not rule or not rule.get("every"):
+        return True
+    sheet = board_showing(grid, h)
+    axis = rule.get("axis", "row")
+    if sheet is None:
+        index = h.row if axis == "row" else h.col
+    else:
+        s = grid.extent(sheet).sheet
+        index = h.row - s.origin_row if axis == "row" else h.col - s.origin_col
+    return index % rule["every"] == 0
+
+
+def _hex_numbers(draw, data, hexes, at, sc):
+    grid = data.grid
+    rule = (data.doc.get("map") or {}).get("hex_numbers")
+    id_font = fonts.font(sc.id_font, "regular")
+    dot = sc.size * 0.022
+    for h in hexes:
+        cx, cy = at(h)
+        y = cy - sc.size * 0.36
+        if numbered(grid, h, rule):
+            draw.text((cx, y), hex_name(grid, h), font=id_font, fill=ID_INK, anchor="mm")
+        elif (rule or {}).get("others", "dot") == "dot":   # where the number would be: count along the row
+            draw.ellipse((cx - dot, y - dot, cx + dot, y + dot), fill=ID_INK)
+
+
+COMPASS_ANGLE = {"up": -90, "down": 90, "left": 180, "right": 0}   # image angle of north, degrees
+
+
+def _compass(draw, north, grid, sheet, size, sc):
+    """A compass rose (an arrow to north with N, E, S, W) in the board's outer corner, above the map letter."""
+    width, height = size
+    inner = {(axis, side) for axis, side, _ in (seams(grid, sheet) if sheet is not None else ())}
+    right, bottom = (0, 0) in inner, (1, 0) in inner
+    r = sc.size * 0.42
+    cx = width - sc.size * 0.8 if right else sc.size * 0.8
+    cy = height - sc.size * 1.35 if bottom else sc.size * 1.35
+    draw.ellipse((cx - r * 1.15, cy - r * 1.15, cx + r * 1.15, cy + r * 1.15), fill=(255, 255, 255, 215),
+                 outline=INK, width=sc.width(0.015))
+    base = math.radians(COMPASS_ANGLE[north])
+    f = fonts.font(sc.size * 0.13, "bold")
+    for k, letter in enumerate("NESW"):
+        a = base + k * math.pi / 2            # image y grows down, so +90 degrees turns clockwise (N to E)
+        ux, uy = math.cos(a), math.sin(a)
+        px, py = -uy, ux
+        length = r * (0.78 if k == 0 else 0.5)
+        tip = (cx + ux * length, cy + uy * length)
+        w = r * 0.16
+        fill = VP_RED if k == 0 else INK
+        draw.polygon([tip, (cx + px * w, cy + py * w), (cx - px * w, cy - py * w)], fill=fill)
+        lx, ly = cx + ux * (r * 0.98 if k else r * 1.0), cy + uy * (r * 0.98 if k else r * 1.0)
+        if k == 0:
+            lx, ly = cx + ux * r * 0.98, cy + uy * r * 0.98
+        draw.text((lx, ly), letter, font=f, fill=fill, anchor="mm", stroke_width=2, stroke_fill=HALO)
 
 
 def _frame(draw, grid, sheet, rect, sc):
@@ -149,15 +209,9 @@ def _borders(draw, data, hexes, origin, sc):
                 draw.line((p, q), fill=BORDER_INK[:3] + (170,), width=w)
 
 
-def _round_line(draw, p, q, colour, w):
-    draw.line((p, q), fill=colour, width=w)
-    r = w / 2
-    for x, y in (p, q):
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
-
-
 def _hexsides(draw, data, origin, sc, on_board):
     grid = data.grid
+    ox, oy = origin
     doubles = []
     for kind, a, b in data.hexsides:
         if a not in on_board and b not in on_board:
@@ -165,54 +219,23 @@ def _hexsides(draw, data, origin, sc, on_board):
         colour = rgba(kind["color"], f"hexside type {kind['id']}")
         w = max(2, round(sc.size * float(kind.get("width", 0.08))))
         style = kind.get("style", "line")
-        p, q = side_segment(grid, a, b, origin)
-        if style == "crossing":   # a road or bridge across the side: drawn centre to centre
+        if style == "crossing":   # a symbol across the side, centre to centre (a road, an invasion arrow)
             (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
-            ox, oy = origin
             mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
             ends = [(mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
                     for x, y in ((ax - ox, ay - oy), (bx - ox, by - oy))]
-            draw.line(ends, fill=colour, width=w)
-            target = _arrow_target(data, a, b)
-            if target is not None:   # e.g. an invasion arrow: from the unplayable side to the playable one
-                tip = ends[0] if target == a else ends[1]
-                tail = ends[1] if target == a else ends[0]
-                dx, dy = tip[0] - tail[0], tip[1] - tail[1]
-                d = math.hypot(dx, dy) or 1
-                ux, uy = dx / d, dy / d
-                head = sc.size * 0.12
-                draw.polygon([tip, (tip[0] - ux * head - uy * head * 0.6, tip[1] - uy * head + ux * head * 0.6),
-                              (tip[0] - ux * head + uy * head * 0.6, tip[1] - uy * head - ux * head * 0.6)],
-                             fill=colour, outline=INK)
+            target = data.arrow_target(a, b)   # e.g. an invasion arrow: from the unplayable side to the playable one
+            tail, tip = (ends[1], ends[0]) if target == a else (ends[0], ends[1])
+            map_symbols.crossing(draw, tail, tip, colour, w, sc.size, arrow=target is not None)
             continue
-        if style == "double":   # a dark band with a lighter core; cores drawn after all bands so runs join
+        p, q = side_segment(grid, a, b, origin)
+        if style == "double":
             doubles.append((p, q, colour, w))
-        elif style == "dashed":
-            for t in (0.0, 0.4, 0.8):
-                u = min(1.0, t + 0.25)
-                draw.line(((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t),
-                           (p[0] + (q[0] - p[0]) * u, p[1] + (q[1] - p[1]) * u)), fill=colour, width=w)
-        elif style == "blocked":
-            draw.line((p, q), fill=colour, width=w)
-            dx, dy = q[0] - p[0], q[1] - p[1]
-            d = math.hypot(dx, dy) or 1
-            nx, ny = -dy / d * w * 1.2, dx / d * w * 1.2
-            for t in (0.2, 0.5, 0.8):
-                x, y = p[0] + dx * t, p[1] + dy * t
-                draw.line(((x - nx, y - ny), (x + nx, y + ny)), fill=colour, width=max(1, w // 2))
-        elif style == "wavy":
-            dx, dy = q[0] - p[0], q[1] - p[1]
-            d = math.hypot(dx, dy) or 1
-            nx, ny = -dy / d * w * 0.6, dx / d * w * 0.6
-            pts = [(p[0] + dx * t / 8 + nx * math.sin(t * math.pi / 2), p[1] + dy * t / 8 + ny * math.sin(t * math.pi / 2))
-                   for t in range(9)]
-            draw.line(pts, fill=colour, width=max(1, w // 2 + 1), joint="curve")
         else:
-            _round_line(draw, p, q, colour, w)   # round ends so runs of sides join
-    for p, q, colour, w in doubles:
-        _round_line(draw, p, q, darker(colour, 0.45), w)
-    for p, q, colour, w in doubles:
-        _round_line(draw, p, q, colour, max(1, round(w * 0.5)))
+            map_symbols.side_stroke(draw, style, p, q, colour, w)
+    for layer in ("band", "core"):   # every band before any core, so runs of sides join
+        for p, q, colour, w in doubles:
+            map_symbols.side_stroke(draw, "double", p, q, colour, w, layer)
 
 
 REGION_INK = {"sea": (30, 70, 150, 150), "nation": (120, 20, 50, 120)}
@@ -241,14 +264,6 @@ def _region_labels(draw, data, on_board, origin, sc):
                   fill=ink, anchor="mm")
 
 
-def _arrow_target(data, a, b):
-    """The playable one of two hexes when exactly one is (a side between land and sea)."""
-    play = [(data.terrain_of(h) or {}).get("playable", True) is not False for h in (a, b)]
-    if play[0] != play[1]:
-        return a if play[0] else b
-    return None
-
-
 def _lines(draw, data, origin, sc, on_board):
     ox, oy = origin
     drawn = map_lines.polylines(data)
@@ -258,26 +273,7 @@ def _lines(draw, data, origin, sc, on_board):
             continue
         colour = rgba(kind["color"], f"line type {kind['id']}")
         w = max(1, round(sc.size * float(kind.get("width", 0.05))))
-        pts = [(x - ox, y - oy) for x, y in points]
-        style = kind.get("style", "solid")
-        if style == "double":
-            draw.line(pts, fill=INK, width=w + 2, joint="curve")
-            draw.line(pts, fill=colour, width=max(1, w - 1), joint="curve")
-        elif style == "dashed":
-            for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
-                for t in (0.0, 0.5):
-                    u = t + 0.3
-                    draw.line(((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t), (x1 + (x2 - x1) * u, y1 + (y2 - y1) * u)),
-                              fill=colour, width=w)
-        else:
-            draw.line(pts, fill=colour, width=w, joint="curve")
-        if style == "railway":   # cross ties every third of a hex
-            for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
-                d = math.hypot(x2 - x1, y2 - y1) or 1
-                nx, ny = -(y2 - y1) / d * w * 1.6, (x2 - x1) / d * w * 1.6
-                for t in (0.17, 0.5, 0.83):
-                    x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
-                    draw.line(((x - nx, y - ny), (x + nx, y + ny)), fill=colour, width=max(1, w // 2))
+        map_symbols.line_stroke(draw, kind.get("style", "solid"), [(x - ox, y - oy) for x, y in points], colour, w)
 
 
 ROMAN_SIZE = 0.11

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 
-from builder.render import fonts
-from builder.render.map_style import darker, INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
+from builder.render import fonts, map_symbols
+from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
 
 
 @dataclass
@@ -45,6 +45,17 @@ def _symbols_used(data) -> list[str]:
     return used
 
 
+def _marks_used(data) -> list[tuple[str, str]]:
+    """Printed set-up marks other than the drawn symbols ('65', 'R3', 'H1'), each with what it marks: the name of
+    the set-up area that names the mark, or 'Set-up hex marked ...'."""
+    marks = sorted({l["symbol"] for l in data.locations.values()
+                    if isinstance(l.get("symbol"), str) and l["symbol"] not in DRAWN_SYMBOLS},
+                   key=lambda m: (not m.isdigit(), m))
+    areas = {a.get("symbol"): a.get("name") for a in data.doc.get("setup_areas") or [] if isinstance(a, dict)}
+    return [(m, areas.get(m) or f"Set-up hex marked {m}") for m in marks]
+
+
+DRAWN_SYMBOLS = ("swastika", "red-star", "white-star")
 SYMBOL_TEXT = {"city": "City / town", "capital": "Capital", "port": "Port (blue name)", "vp": "Victory points",
                "wehrkreis": "Wehrkreis numeral", "economic": "Economic hex", "supply": "Supply source",
                "swastika": "German front-line setup", "red-star": "Soviet front-line setup",
@@ -65,7 +76,8 @@ def layout(data, min_height: int = 0) -> PanelLayout:
     groups = [("Terrain", "terrain", list(data.terrain_types.values())),
               ("Hexsides", "hexside", list(data.hexside_types.values())),
               ("Lines", "line", list(data.line_types.values())),
-              ("Symbols", "symbol", _symbols_used(data))]
+              ("Symbols", "symbol", _symbols_used(data)),
+              ("Set-up marks", "mark", _marks_used(data))]
     for title, kind, items in groups:
         if not items:
             continue
@@ -140,26 +152,26 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
         elif kind in ("hexside", "line"):
             colour = rgba(item["color"], f"{kind} type {item['id']}")
-            w = max(2, round(s * float(item.get("width", 0.08 if kind == "hexside" else 0.05))))
-            if kind == "hexside" and item.get("style") == "crossing":   # across a side (the thin line)
-                draw.line(((sx - s * 0.2, sy), (sx + s * 0.2, sy)), fill=INK, width=1)
-                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=INK, width=w + 2)
-                draw.line(((sx, sy - s * 0.3), (sx, sy + s * 0.3)), fill=colour, width=w)
-            elif item.get("style") == "double":
-                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=darker(colour, 0.45), width=w)
-                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=max(1, round(w * 0.5)))
+            w = max(2 if kind == "hexside" else 1, round(s * float(item.get("width", 0.08 if kind == "hexside" else 0.05))))
+            style = item.get("style", "line" if kind == "hexside" else "solid")
+            left, right = (sx - s * 0.3, sy), (sx + s * 0.3, sy)
+            if kind == "line":
+                map_symbols.line_stroke(draw, style, [left, right], colour, w)
+            elif style == "crossing":   # the side (thin) and the symbol across it, as on the map
+                draw.line(((sx - s * 0.25, sy), (sx + s * 0.25, sy)), fill=INK, width=1)
+                arrow = item.get("id") in data.arrow_kinds
+                map_symbols.crossing(draw, (sx, sy + s * 0.3), (sx, sy - s * 0.3), colour, w, s, arrow=arrow)
             else:
-                draw.line(((sx - s * 0.3, sy), (sx + s * 0.3, sy)), fill=colour, width=w)
-                if item.get("style") == "railway":
-                    for dx in (-0.2, 0, 0.2):
-                        draw.line(((sx + dx * s, sy - w * 1.6), (sx + dx * s, sy + w * 1.6)), fill=colour, width=1)
-                if item.get("style") == "blocked":
-                    for dx in (-0.15, 0.15):
-                        draw.line(((sx + dx * s, sy - w * 1.2), (sx + dx * s, sy + w * 1.2)), fill=colour, width=1)
+                map_symbols.side_stroke(draw, style, left, right, colour, w)
             draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
         elif kind == "symbol":
             _symbol_sample(draw, item, sx, sy, s)
             draw.text((tx, sy), SYMBOL_TEXT[item], font=text_f, fill=INK, anchor="lm")
+        elif kind == "mark":   # a printed set-up mark ('65', 'H1'), drawn as the map draws it
+            mark, text = item
+            draw.text((sx, sy), mark, font=fonts.font(s * 0.1, "condensed-bold"), fill=VP_RED, anchor="mm",
+                      stroke_width=2, stroke_fill=(255, 255, 255, 255))
+            draw.text((tx, sy), text, font=text_f, fill=INK, anchor="lm")
         elif kind == "box":
             bx, by, bw, bh = lay.boxes[item["id"]]
             draw.rectangle((bx + ox, by + oy, bx + ox + bw, by + oy + bh), fill=(255, 255, 255, 255), outline=INK,
