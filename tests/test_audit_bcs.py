@@ -99,4 +99,7 @@ def test_r01_nothing_extra_on_the_map(pls, plans, tmp_path):
         if p.d.key == "sov-41gd-hq":
             p.map, p.x, p.y = pls.layout.hex_point("A63.34")
     r = audit_file(pls.ctx, scenario_save(plans, (plan, cal), tmp_path / "s.vsav"))
-    assert r01(r) == [("R01", "sov-41gd-hq", "A63.34", "a reinforcement (3 Jan 45), on the map at the start")]
+    # A63.34 is a seam hex: VASSAL names it after the board holding its centre (B1.34), the same hex
+    reported = pls.layout.hex_place("A63.34")[3]
+    assert pls.ctx.grid.parse(reported) == pls.ctx.grid.parse("A63.34")
+    assert r01(r) == [("R01", "sov-41gd-hq", reported, "a reinforcement (3 Jan 45), on the map at the start")]
