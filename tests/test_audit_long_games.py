@@ -93,3 +93,21 @@ def test_eotid_set_up_outside_its_area_is_a_finding(tmp_path):
     r = audit_file(kit.ctx, g.write(tmp_path / "setup.vlog"))
     assert [(f.rule, f.unit, f.to) for f in r.findings] == [("SETUP", "sov-tank-1", "O39")]
     assert "soviet-red-star" in r.findings[0].message
+
+
+def test_eotid_set_up_moves_are_judged_by_the_set_up_and_later_positions_are_not(tmp_path):
+    """Moves before the tracker first moves, in a log at the scenario's start, are the players' set-up:
+    judged where they go by the set-up rule, not by phase discipline or the movement allowance."""
+    kit = game("iron-dream")
+    g = ScriptedGame(kit, scenario="iron-dream", units={"sov-inf-8": "to-place"}).start()
+    g.move("sov-inf-5", "W38").place("sov-inf-8", "T21")   # a red-star hex; Berlin is not one
+    g.move("bul-army", "C27")                              # a fixed set-up: a move, in the wrong phase
+    g.next_phase().move("ger-pz-3", "V36")                 # the game has begun: a move in the supply phase
+    r = audit_file(kit.ctx, g.write(tmp_path / "place.vlog"))
+    assert [(f.rule, f.unit, f.entry) for f in r.findings] == [
+        ("SETUP", "sov-inf-8", 2), ("phase-discipline", "bul-army", 3), ("phase-discipline", "ger-pz-3", 5)]
+    # the same position on turn 5: a game in progress, not judged as a set-up
+    later = ScriptedGame(kit, scenario="iron-dream", units={"sov-tank-1": "O39"}).at(turn=5).start()
+    r = audit_file(kit.ctx, later.write(tmp_path / "later.vsav"))
+    assert [f for f in r.findings if f.rule == "SETUP"] == []
+    assert any(w.startswith("SETUP: set-up not judged: the position is turn 5") for w in r.warnings)

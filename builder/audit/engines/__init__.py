@@ -36,6 +36,33 @@ class Engines(Visitor):
         self.ledger = Ledger(ctx, self.permissions)
         self.arrivals = Arrivals(ctx)
         self.all = [self.zoc, self.control, self.ledger, self.arrivals]
+    @property
+    def setup_stage(self) -> bool:
+        """True while the log is at its scenario's start and the tracker has not moved yet."""
+        return self.arrivals.setup_stage
+
+    @setup_stage.setter
+    def setup_stage(self, value: bool) -> None:
+        self.arrivals.setup_stage = value
+
+    def is_setup_move(self, ev, pos) -> bool:
+        """Whether a move is part of the players' set-up: a unit leaving a "To place" zone, or, while
+        the log is at its scenario's start and the tracker has not moved, a unit whose set-up is a
+        choice (an area, hexes, near a hex, boxes) moved to a place its set-up entry allows."""
+        frm = getattr(ev, "frm", None)
+        if frm is not None and self.ctx.is_staging(frm, "To place"):
+            return True
+        if not self.setup_stage:
+            return False
+        from .arrivals import setup_choice_allows
+        return setup_choice_allows(self.ctx, self.arrivals.scenario, ev.unit, ev.to, pos)
+
+    def start_setup_stage(self, pos) -> None:
+        """Moves made before the tracker first moves, in a log that starts at its scenario's start
+        (first turn, first phase), are the players' set-up: the set-up rule judges them, not the
+        movement rules."""
+        from .arrivals import at_scenario_start
+        self.setup_stage = at_scenario_start(self.arrivals.scenario, pos)
 
     def _each(self, name: str, *args) -> None:
         for e in self.all:
@@ -50,6 +77,10 @@ class Engines(Visitor):
     def end_entry(self, entry, pos) -> None:
         self._each("end_entry", entry, pos)
 
+    def phase(self, ev, pos) -> None:
+        self.setup_stage = False
+        self._each("phase", ev, pos)
+
 
 def _dispatch(name):
     def handler(self, ev, pos) -> None:
@@ -58,5 +89,5 @@ def _dispatch(name):
     return handler
 
 
-for _name in ("move", "flip", "status", "remove", "add", "phase", "marker"):
+for _name in ("move", "flip", "status", "remove", "add", "marker"):
     setattr(Engines, _name, _dispatch(_name))

@@ -49,6 +49,39 @@ def unit_ids(e: dict) -> list:
     return [e["unit"]] if isinstance(e.get("unit"), str) else [u for u in e.get("units") or [] if isinstance(u, str)]
 
 
+def at_scenario_start(scenario: dict | None, pos) -> bool:
+    """Whether the position is the scenario's start: its first turn, the first phase on the tracker."""
+    ph = pos.phase
+    if scenario is None or ph is None or not ph.index:
+        return False
+    first = scenario.get("first_turn")
+    return (first is None or ph.turn == first) and tuple(ph.index[1:]) == (0, 0)
+
+
+CHOICES = ("area", "hexes", "near", "boxes", "at_unit")
+
+
+def setup_choice_allows(ctx, scenario: dict | None, unit, to, pos) -> bool:
+    """Whether the unit's set-up entry in *scenario* is a choice that allows location *to*."""
+    for e in (scenario or {}).get("setup") or []:
+        if not isinstance(e, dict) or unit.unit_id not in unit_ids(e):
+            continue
+        if not any(k in e for k in CHOICES):
+            return False
+        if to.hex is None:
+            return to.name in {ctx.box_zone.get(b, b) for b in e.get("boxes") or []}
+        if isinstance(e.get("near"), dict):
+            c = ctx.grid.parse(str(e["near"].get("hex")))
+            return c is not None and ctx.grid.distance(c, to.hex) <= int(e["near"].get("within") or 0)
+        if isinstance(e.get("at_unit"), str):
+            other = next((u for u in pos.units.values() if u.unit_id == e["at_unit"]), None)
+            return other is not None and other.location.hex == to.hex
+        hexes = ctx.hexes_of([e["area"]]) if isinstance(e.get("area"), str) else set()
+        hexes |= {h for h in (ctx.grid.parse(x) for x in e.get("hexes") or [] if isinstance(x, str)) if h}
+        return not hexes or to.hex in hexes
+    return False
+
+
 def detect_scenario(ctx, pos) -> dict | None:
     want = (getattr(pos, "save_description", "") or "").strip().lower()
     if want:                                # our scenario saves (and scripted games) name it
@@ -78,7 +111,7 @@ class Arrivals(Visitor):
         self.scenario: dict | None = None
         self.schedule: dict = {}            # unit id -> Scheduled
         self.arrived: dict = {}             # unit id -> Arrival
-        self.pending: Arrival | None = None  # the arrival of the event being handled (rules read it)
+        self.setup_stage = False            # set by Engines: moves of the players' set-up are no arrival
 
     def _build(self, sc: dict) -> None:
         ctx = self.ctx

@@ -165,6 +165,7 @@ class RuleSet(Visitor):
     def begin(self, pos) -> None:
         if self.engines is not None:
             self.engines.arrivals.begin(pos)        # the scenario first: the rules' begin reads it
+            self.engines.start_setup_stage(pos)
         for r in self.rules:
             r.begin(pos)
         if self.engines is not None:

@@ -30,6 +30,8 @@ class ArrivalRule(Rule):
     def move(self, ev, pos) -> None:
         if self.arrivals.scenario is None:
             return
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         a = self.arrivals.arrival_of(ev, pos)
         if a is None:
             return

@@ -138,6 +138,8 @@ class MovementAllowance(Rule):
     def move(self, ev, pos) -> None:
         u = ev.unit
         mc = pos.movement_class(u)
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         if ev.to.hex is None or u.piece_id in self._reported:
             return
         perm = self.permission(pos, u)

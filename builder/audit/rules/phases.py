@@ -38,6 +38,8 @@ class PhaseDiscipline(Rule):
 
     def move(self, ev, pos) -> None:
         u, ph = ev.unit, pos.phase
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         if ev.to.hex is None or ev.frm == ev.to or ph is None or not ph.kind or u.piece_id in self._reported:
             return
         if self.ctx.is_staging(ev.frm, "To place"):

@@ -6,7 +6,10 @@ module's scenario saves write it), else the one whose printed hexes the start po
 one of ``hexes``, ``near`` within N, an ``area``'s hexes, a ``box``, with its ``at_unit``); a unit
 still in the module's "To place" box is a choice not yet made, not a breach. Its face, Status
 property (Support, Arty Points ...), the markers its entry puts with it (Fatigue, PD ...) and its
-step losses must be as listed. A unit the set-up does not list must not be on the map.
+step losses must be as listed. A unit the set-up does not list must not be on the map. Judged only
+when the position is the scenario's start (its first turn, the first phase on the tracker); a unit
+whose set-up is a choice moved while the players set up (before the tracker first moves), or placed
+later from its "To place" zone, is judged where it goes.
 
 Step losses are read from the unit's Losses layer (the module's encoding: level k + 1 = k steps lost)
 plus any step-loss markers it carries (the k-th loss marker by id shows k on its front, k + n on its back).
@@ -79,6 +82,9 @@ class SetupConformance(Rule):
         self.loss_ids = loss_markers(ctx, spec.get("loss_marker_kind") or "step-loss")
         self.match = float(spec.get("match") or 0.8)
         self.scenario = None
+        self._entries: dict = {}
+        self._stage = False             # the players' set-up: from the start until the tracker moves
+        self._entry_now = 0             # the log entry of a later placement (0: the start position)
 
     def begin(self, pos) -> None:
         sc, how = scenario_of(self.ctx, pos, self.match)
@@ -86,6 +92,14 @@ class SetupConformance(Rule):
         if sc is None:
             self.result.warn(f"{self.id}: set-up not judged: {how}")
             return
+        ph, first = pos.phase, sc.get("first_turn")
+        if ph is not None and ph.index and ((first is not None and ph.turn != first) or tuple(ph.index[1:]) != (0, 0)):
+            self.scenario = None            # a later position of the game: moved units are no breach
+            self.result.warn(f"{self.id}: set-up not judged: the position is turn {ph.turn}, {ph.label()}, "
+                             f"not the start of {sc.get('name') or sc['id']}")
+            return
+        self._entries = {uid: e for e in sc.get("setup") or [] if isinstance(e, dict) for uid in _ids(e)}
+        self._stage = True
         by_uid = {}
         for u in pos.units.values():
             by_uid.setdefault(u.unit_id, u)
@@ -110,8 +124,27 @@ class SetupConformance(Rule):
                    if e else f"not in {sc.get('name') or sc['id']}'s set-up, yet on the map")
             self._say(pos, u.unit_id, u, why)
 
+    def move(self, ev, pos) -> None:
+        """A unit whose set-up is a choice moved while the players set up (before the tracker first
+        moves), or a unit placed later from its "To place" zone: judged where it goes."""
+        e = self._entries.get(ev.unit.unit_id) if self.scenario is not None else None
+        from_zone = ev.frm.kind == "zone" and ev.frm.name.startswith(TO_PLACE + ":")
+        if e is None or not (from_zone or self._stage and any(k in e for k in CHOICE)):
+            return
+        by_uid = {}
+        for u in pos.units.values():
+            by_uid.setdefault(u.unit_id, u)
+        self._entry_now = ev.entry
+        try:
+            self._judge(pos, ev.unit, e, by_uid, where_only=True)
+        finally:
+            self._entry_now = 0
+
+    def phase(self, ev, pos) -> None:
+        self._stage = False
+
     # ------------------------------------------------------------------ one entry
-    def _judge(self, pos, u, e, by_uid) -> None:
+    def _judge(self, pos, u, e, by_uid, where_only: bool = False) -> None:
         ctx, grid = self.ctx, self.ctx.grid
         loc = u.location
         placed = True
@@ -148,6 +181,8 @@ class SetupConformance(Rule):
                 why = f"in area {e['area']}"
             if not ok:
                 self._say(pos, u.unit_id, u, f"set up in {loc.name}, the scenario wants it {why}")
+        if where_only:
+            return
         # face, status, markers, steps
         d = ctx.defs.get(u.unit_id)
         losses = int(e.get("step_losses") or 0)
@@ -177,4 +212,4 @@ class SetupConformance(Rule):
         from types import SimpleNamespace
         u = unit or SimpleNamespace(unit_id=uid, name=(self.ctx.defs.get(uid).name if uid in self.ctx.defs else uid))
         where = unit.location if unit is not None else ""
-        self.report(pos, u, "", where, message, 0)
+        self.report(pos, u, "", where, message, self._entry_now)
