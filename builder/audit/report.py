@@ -61,6 +61,22 @@ class Finding:
         return out
 
 
+def explain_path(ctx, found, allowance) -> dict:
+    """A movement finding's working from a rule's cheapest path ``(cost, [(hex, cost of entering it),
+    ...])`` (builder.audit.rules.terrain.TerrainCosts.path): each hex with its terrain, step cost and
+    running total, marked where the total first goes over the allowance."""
+    total, steps, over = 0.0, [], False
+    for i, (h, c) in enumerate(found[1]):
+        total += c
+        tt = ctx.terrain_types.get(ctx.terrain(h)) or {}
+        step = {"hex": ctx.grid.name(h), "cost": None if i == 0 else c, "total": total,
+                "why": str(tt.get("name") or tt.get("id") or "")}
+        if not over and total > allowance + 1e-9:
+            step["over"] = over = True
+        steps.append(step)
+    return {"allowance": allowance, "cost": found[0], "path": steps}
+
+
 def _fmt(v) -> str:
     if v is None:
         return "?"

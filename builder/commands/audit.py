@@ -32,6 +32,11 @@ def register(sub, name, summary):
     p.add_argument("--quiet", "-q", action="store_true", help="print the findings only")
     p.add_argument("--explain", action="store_true",
                    help="under each movement finding, the cheapest path hex by hex with each step's cost")
+    p.add_argument("--html", metavar="OUT.html", help="write one self-contained page: the map with every finding "
+                   "drawn (the move as an arrow along the cheapest path, the hex judged outlined and numbered) and "
+                   "the table of findings")
+    p.add_argument("--png", metavar="OUT.png", help="write the map with every finding drawn and the numbered table "
+                   "beside it (several files: OUT-<file>.png each)")
     p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                    help="audit the files in N worker processes (output order is the same for any N)")
     return p
@@ -112,6 +117,25 @@ def summary_table(outcomes: list[dict]) -> list[str]:
     return out
 
 
+def _pictures(args, ctx, results) -> None:
+    """--png and --html: the findings drawn on the module's board images (or the data's map)."""
+    from pathlib import Path
+
+    from builder.atomic import write_bytes
+    from builder.audit import html_report, mapview
+    from builder.audit.source import is_module
+
+    module = args.game if is_module(args.game) else None
+    if args.png:
+        out = Path(args.png)
+        for r in results:
+            target = out if len(results) == 1 else out.with_name(f"{out.stem}-{Path(r.file).stem}{out.suffix}")
+            write_bytes(target, mapview.png_bytes(mapview.render(ctx, r.findings, module)))
+    if args.html:
+        pictures = [mapview.png_bytes(mapview.render(ctx, r.findings, module, table=False)) for r in results]
+        write_bytes(Path(args.html), html_report.page(results, pictures).encode("utf-8"))
+
+
 def run(args) -> int:
     from builder.audit.context import AuditContext
     from builder.audit.errors import AuditInputError
@@ -149,6 +173,13 @@ def run(args) -> int:
             for line in _text(o, args, many):
                 print(line)
         sys.stdout.flush()
+    done = [o["result"] for o in outcomes if "result" in o]
+    if (args.html or args.png) and done:
+        try:
+            _pictures(args, ctx, done)
+        except OSError as exc:
+            print(_error_line(f"cannot write the report: {exc.strerror or exc}"), file=sys.stderr)
+            return EXIT_CANNOT
     if many and not args.json and not args.quiet:
         print()
         for line in summary_table(outcomes):

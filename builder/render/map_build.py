@@ -78,10 +78,10 @@ def _load(map_doc, grid, holds):
     return data
 
 
-def render(map_doc, grid, progress=SILENT, holds=None, game=None) -> list[tuple[MapImage, "object"]]:
-    """(info, PIL image) for every image of the map."""
+def render(map_doc, grid, progress=SILENT, holds=None, game=None, only=None) -> list[tuple[MapImage, "object"]]:
+    """(info, PIL image) for every image of the map (with *only*, the images of those file names)."""
     data = _load(map_doc, grid, holds)
-    plans = _plan(data)
+    plans = [p for p in _plan(data) if only is None or p[0].file in only]
     for info, _ in plans:  # every image, before any is drawn
         budget.check(game, f"map image {info.file}", *info.size, "grid.hex_size, fewer rows or columns")
     out = []

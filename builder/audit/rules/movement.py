@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from builder.audit.report import explain_path
+
 from . import Rule
 from .allowance import Allowance
 from builder.audit.engines.phases import Permission
@@ -182,6 +184,8 @@ class MovementAllowance(Rule):
             if entering:
                 msg += "; counted from its entry hex"
         self.report(pos, u, start_name, ev.to, msg, ev.entry)
+        if found is not None:                        # the working, for --explain and the map
+            self.result.findings[-1].explain = explain_path(self.ctx, found, ma)
         # for reports that explain a finding (--explain, the map): the path hex by hex and the allowance
         f = self.result.findings[-1]
         f.path = [(self.ctx.grid.name(h), c) for h, c in found[1]] if found is not None else []
