@@ -13,27 +13,20 @@ import zipfile
 import pytest
 
 from builder.cli import main
-from builder.module import gamedata_entry, package
+from builder.module import gamedata_entry
 from builder.vassal.commands import Compound
 from builder.vassal.savefile import SaveFile, make_metadata
-from test_audit_support import REPO, LogBuilder, game, tiny_copy
+from test_audit_support import LogBuilder, game, run_audit, tiny_with_module
 
 START = {"blue-1": "B3", "blue-2": "B3", "blue-3": "B4", "red-1": "H5"}
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    root = tmp_path_factory.mktemp("audit-input")
-    path = tiny_copy(root)
-    kit = game(str(path))
-    vmod = package.build(kit.report, root / "dist")[0]
-    return str(path), kit, vmod
+    return tiny_with_module(tmp_path_factory.mktemp("audit-input"))
 
 
-def run(capsys, *argv):
-    code = main(["audit", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_audit
 
 
 def bad_log(kit, path):

@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from builder.cli import main
-from builder.module import package
-from test_audit_support import LogBuilder, game, tiny_copy
+from test_audit_support import LogBuilder, run_audit, tiny_with_module
 
 START = {"blue-1": "B3", "blue-2": "B3", "blue-3": "B4", "red-1": "H5"}
 CHROMIUM = Path("/usr/bin/chromium")
@@ -25,17 +23,10 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    root = tmp_path_factory.mktemp("audit-report")
-    path = tiny_copy(root)
-    kit = game(str(path))
-    vmod = package.build(kit.report, root / "dist")[0]
-    return str(path), kit, vmod
+    return tiny_with_module(tmp_path_factory.mktemp("audit-report"))
 
 
-def run(capsys, *argv):
-    code = main(["audit", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_audit
 
 
 def too_far(kit, path):

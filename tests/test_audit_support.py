@@ -71,3 +71,19 @@ class LogBuilder(ScriptedGame):
 
     def bytes(self) -> bytes:
         return self.log_bytes()
+
+
+def tiny_with_module(root: Path):
+    """(data path, GameKit, .vmod built from it) of a tiny-game copy under *root*."""
+    from builder.module import package
+    path = tiny_copy(root)
+    kit = game(str(path))
+    return str(path), kit, package.build(kit.report, root / "dist")[0]
+
+
+def run_audit(capsys, *argv):
+    """``vassal-builder audit ARGV``: (exit code, stdout, stderr)."""
+    from builder.cli import main
+    code = main(["audit", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
