@@ -77,3 +77,40 @@ def test_no_line_dead_ends_inside_an_urban_hex(pls):
         for end in (path[0], path[-1]):
             if (pls.terrain_of(end) or {}).get("id") == "urban":
                 assert through[end] - {i}, f"{kind['id']} dead-ends in {grid.name(end)}"
+
+
+def _corner_key(p):
+    return round(p[0], 1), round(p[1], 1)
+
+
+def test_eotid_rivers_are_single_chains_along_hexsides_without_loops():
+    """Each river runs along hexsides as one continuous line (one chain of sides: two ends, no fork, no gap), and
+    never wraps four or more sides of one hex (a ring around a single hex)."""
+    from collections import defaultdict
+    report = validate_game("iron-dream")
+    grid, doc = report.grid, report.model.map_doc
+    rivers = [run for run in doc["hexsides"] if run["type"] in ("river", "major-river")]
+    assert len(rivers) >= 20
+    for run in rivers:
+        degree, per_hex, adj = defaultdict(int), defaultdict(int), defaultdict(set)
+        for a, b in run["sides"]:
+            ha, hb = grid.parse(a), grid.parse(b)
+            assert grid.distance(ha, hb) == 1, (run["name"], a, b)
+            shared = sorted({_corner_key(p) for p in grid.corners(ha)} & {_corner_key(p) for p in grid.corners(hb)})
+            assert len(shared) == 2
+            v, w = shared
+            degree[v] += 1
+            degree[w] += 1
+            adj[v].add(w)
+            adj[w].add(v)
+            per_hex[a] += 1
+            per_hex[b] += 1
+        assert sorted(degree.values()).count(1) == 2 and max(degree.values()) == 2, f"{run['name']} forks or loops"
+        start = next(iter(adj))
+        seen, todo = {start}, [start]
+        while todo:
+            for w in adj[todo.pop()] - seen:
+                seen.add(w)
+                todo.append(w)
+        assert seen == set(adj), f"{run['name']} has a gap"
+        assert max(per_hex.values()) <= 3, f"{run['name']} rings a hex: {max(per_hex, key=per_hex.get)}"
