@@ -83,24 +83,35 @@ def frame_box(layout: dict) -> tuple[float, float, float, float]:
     return (cx - w / 2, FRAME_CY - h / 2, cx + w / 2, FRAME_CY + h / 2)
 
 
-def slot_box(at: str, frame) -> tuple[tuple[float, float, float, float], str]:
-    """(box, align) of a slot position in fractions of the side; align is l, m or r."""
+SAFE_MM = 1.0           # art stays this far inside the die cut (published counters: about 1 mm on 1/2")
+
+
+def safe_margin(game) -> float:
+    """The die-cut safe margin as a fraction of the counter's side."""
+    size = ((game.doc.get("game") or {}).get("counter") or {}).get("size_mm") or 12.7
+    return min(0.12, SAFE_MM / float(size))
+
+
+def slot_box(at: str, frame, m: float = 0.08) -> tuple[tuple[float, float, float, float], str]:
+    """(box, align) of a slot position in fractions of the side; align is l, m or r. ``m`` is the safe
+    margin: no slot comes nearer the cut."""
     fx0, fy0, fx1, fy1 = frame
-    top, bottom = (0.03, 0.03 + 0.2), (0.74, 0.97)
+    top, bottom = (m, max(m + 0.15, 0.23)), (0.74, 1 - m)
+    lo, hi = m, 1 - m
     boxes = {
-        "top-left": ((0.05, top[0], 0.27, top[1]), "l"),
+        "top-left": ((lo, top[0], 0.29, top[1]), "l"),
         "top": ((0.3, top[0], 0.7, top[1]), "m"),
-        "top-right": ((0.73, top[0], 0.95, top[1]), "r"),
+        "top-right": ((0.71, top[0], hi, top[1]), "r"),
         "above-symbol": ((fx0, top[0], fx1, fy0 - 0.01), "m"),
-        "left": ((0.04, fy0, max(fx0 - 0.02, 0.1), fy1), "l"),
-        "symbol-left": ((0.03, fy0, max(fx0 - 0.02, 0.1), fy1), "r"),
-        "center": ((0.06, fy0, 0.94, fy1), "m"),
-        "symbol-right": ((min(fx1 + 0.02, 0.9), fy0, 0.97, fy1), "l"),
-        "right": ((min(fx1 + 0.02, 0.9), fy0, 0.96, fy1), "r"),
-        "below-symbol": ((0.1, fy1 + 0.005, 0.9, bottom[0]), "m"),
-        "bottom-left": ((0.05, bottom[0], 0.4, bottom[1]), "l"),
-        "bottom": ((0.04, bottom[0], 0.96, bottom[1]), "m"),
-        "bottom-right": ((0.6, bottom[0], 0.95, bottom[1]), "r"),
+        "left": ((lo, fy0, max(fx0 - 0.02, lo + 0.06), fy1), "l"),
+        "symbol-left": ((lo, fy0, max(fx0 - 0.02, lo + 0.06), fy1), "r"),
+        "center": ((lo, fy0, hi, fy1), "m"),
+        "symbol-right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "l"),
+        "right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "r"),
+        "below-symbol": ((max(0.1, lo), fy1 + 0.005, min(0.9, hi), bottom[0]), "m"),
+        "bottom-left": ((lo, bottom[0], 0.4, bottom[1]), "l"),
+        "bottom": ((lo, bottom[0], hi, bottom[1]), "m"),
+        "bottom-right": ((0.6, bottom[0], hi, bottom[1]), "r"),
     }
     if at not in boxes:
         raise BuildError(f"unknown slot position {at!r}")
@@ -125,6 +136,9 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
     if colors["band"]:
         draw.rectangle((0, 0, S, S * 0.26), fill=colors["band"])
     values = unit_face_values(unit, piece.index, face)
+    draw.safe = safe_margin(game)
+    if face == "back" and values == {} and unit_face_values(unit, piece.index, "back") == {}:
+        return  # 'back: {}': the counter is single-sided; the sheet prints a plain back in its colour
     if values is None and face == "back":
         # The data leaves this back blank: it shows only the unit's name (as printed blank backs do).
         name = ct.printed(unit.get("name") or unit.get("id"))
@@ -183,7 +197,7 @@ def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
         box = (max(fx0, 0.28) if "top-left" in corners else fx0, 0.06,
                min(fx1, 0.72) if "top-right" in corners else fx1, fy0 - 0.015)
     else:
-        box, _ = slot_box(at, frame)
+        box, _ = slot_box(at, frame, draw.safe)
     x0, y0, x1, y1 = _px(box, S)
     fitted = ct.fit(draw, mark, x1 - x0, y1 - y0, min(S * 0.15, (y1 - y0) * 1.3), "bold", f"{where}: size mark",
                     wrap=False)
@@ -200,16 +214,20 @@ def _draw_steps(draw, S, unit, values, face, at, frame, ink):
         steps = unit.get("steps")
     if not isinstance(steps, int) or steps <= 0:
         return
-    x0, y0, x1, y1 = _px(slot_box(at, frame)[0], S)
-    d = min((y1 - y0) * 0.45, S * 0.06)
-    gap = d * 0.5
+    x0, y0, x1, y1 = _px(slot_box(at, frame, draw.safe)[0], S)
     vertical = at in ("left", "right", "symbol-left", "symbol-right")
-    total = steps * d + (steps - 1) * gap
+    # Squares half a square apart inside the slot (so inside the safe margin); more than three go in two lines.
+    lines = 2 if steps > 3 else 1
+    per = -(-steps // lines)
+    along, across = (y1 - y0, x1 - x0) if vertical else (x1 - x0, y1 - y0)
+    d = min(S * 0.06, along / (per * 1.5 - 0.5), across / (lines * 1.5 - 0.5))
+    gap = d * 0.5
     for i in range(steps):
-        if vertical:
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 - total / 2 + i * (d + gap) + d / 2
-        else:
-            cx, cy = (x0 + x1) / 2 - total / 2 + i * (d + gap) + d / 2, (y0 + y1) / 2
+        line, k = divmod(i, per)
+        n = min(per, steps - line * per)
+        a = -(n * d + (n - 1) * gap) / 2 + k * (d + gap) + d / 2
+        b = -(lines * d + (lines - 1) * gap) / 2 + line * (d + gap) + d / 2
+        cx, cy = ((x0 + x1) / 2 + b, (y0 + y1) / 2 + a) if vertical else ((x0 + x1) / 2 + a, (y0 + y1) / 2 + b)
         draw.rectangle((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), fill=ink)
 
 
@@ -228,7 +246,7 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
     show, at = slot["show"], slot.get("at", "center")
     ink = parse_color(slot["color"], f"{where}: slot colour") if slot.get("color") else colors["text"]
     size = slot.get("size") or ind.DEFAULT_SIZE[show]
-    box, align = slot_box(at, frame)
+    box, align = slot_box(at, frame, draw.safe)
     px = _px(box, S)
     if show == "arrow":
         ind.arrow(draw, S, px, align, ink, size)
@@ -269,7 +287,7 @@ def _text_extent(draw, S, game, unit, values, slot, at, frame, where):
     text = ct.expand(slot["text"], game, unit, values, where)
     if not text:
         return None
-    box, align = slot_box(at, frame)
+    box, align = slot_box(at, frame, draw.safe)
     x0, y0, x1, y1 = _px(box, S)
     style = "bold" if slot.get("bold") or slot.get("box_by") else "regular"
     try:
@@ -301,7 +319,7 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
         box_style = (slot["box_by"].get("boxes") or {}).get(ct.printed(key)) if key is not None else None
         if box_style and box_style.get("text"):
             ink = parse_color(box_style["text"], f"{where}: box text colour")
-    box, align = slot_box(at, frame)
+    box, align = slot_box(at, frame, draw.safe)
     x0, y0, x1, y1 = _px(box, S)
     size = slot.get("size") or TEXT_SIZE.get(at, 0.15)
     style = "bold" if slot.get("bold") else "regular"
@@ -331,7 +349,7 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
 
 
 def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
-    (x0, _, x1, _), _ = slot_box(at, frame)
+    (x0, _, x1, _), _ = slot_box(at, frame, draw.safe)
     corner = "top-right" if at == "symbol-right" else "top-left"
     top = frame[1] if corner in used else 0.04
     bottom = 0.72
@@ -369,7 +387,9 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         w = S * 0.12
         draw.polygon([(0, S * 0.62), (S * 0.62, 0), (S * 0.62 + w, 0), (0, S * 0.62 + w)], fill=darker(colors["bg"], 0.8))
     text, sub = ct.printed(data.get("text", "")), ct.printed(data.get("subtext", ""))
-    inner = 0.15 if pattern == "checks" else 0.07
+    inner = max(0.15 if pattern == "checks" else 0.07, safe_margin(game))
+    if data.get("arrow"):
+        inner = _marker_arrow(draw, S, data["arrow"], colors["text"], inner)
     x0, x1 = S * inner, S * (1 - inner)
     if text:
         top, bottom = (inner, 0.64) if sub else (inner, 1 - inner)
@@ -382,6 +402,30 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         h = (1 - inner - top) * S
         fitted = ct.fit(draw, sub, x1 - x0, h, min(S * 0.17, h), "regular", where, min_scale=0.4)
         ct.draw_fitted(draw, fitted, S / 2, (top + 1 - inner) / 2 * S, colors["text"])
+
+
+def _marker_arrow(draw, S, way: str, ink, inner: float) -> float:
+    """A solid arrow along one edge pointing ``way`` (BCS 3.3d: the OBJ marker's arrow, so the marker may sit
+    beside its hex and point at it). Returns the inset that keeps the text clear of it."""
+    m, depth = inner, 0.2
+    cx = cy = S / 2
+    head, half, shaft = S * 0.11, S * 0.09, S * 0.035
+    if way in ("up", "down"):
+        y_tip = S * m if way == "up" else S * (1 - m)
+        sign = 1 if way == "up" else -1
+        neck = y_tip + sign * head
+        tail = y_tip + sign * S * depth
+        pts = [(cx, y_tip), (cx + half, neck), (cx + shaft, neck), (cx + shaft, tail), (cx - shaft, tail),
+               (cx - shaft, neck), (cx - half, neck)]
+    else:
+        x_tip = S * m if way == "left" else S * (1 - m)
+        sign = 1 if way == "left" else -1
+        neck = x_tip + sign * head
+        tail = x_tip + sign * S * depth
+        pts = [(x_tip, cy), (neck, cy + half), (neck, cy + shaft), (tail, cy + shaft), (tail, cy - shaft),
+               (neck, cy - shaft), (neck, cy - half)]
+    draw.polygon(pts, fill=ink)
+    return m + depth + 0.02
 
 
 # ---------------------------------------------------------------- entry points

@@ -73,6 +73,11 @@ class Pen:
         else:
             self.draw.rounded_rectangle((*a, *b), radius=radius, outline=self.ink, width=self.lw)
 
+    def chord(self, cu, cv, ru, rv):
+        """The filled upper half of an ellipse centred at (cu, cv)."""
+        x, y = self.p(cu, cv)
+        self.draw.chord((x - ru * self.w, y - rv * self.h, x + ru * self.w, y + rv * self.h), 180, 360, fill=self.ink)
+
     def text(self, s: str, cu: float, cv: float, height: float):
         """Bold text centred at (cu, cv), ``height`` a fraction of the frame height."""
         f = fonts.font(height * self.h / 0.75, "bold")
@@ -127,10 +132,10 @@ def _mountain(p: Pen):
 
 @glyph("paratroop")
 def _paratroop(p: Pen):
-    # A canopy with its rigging lines.
-    p.arc(0.5, 0.92, 0.2, 0.2, 180, 360)
-    p.line((0.3, 0.92), (0.5, 1), scale=0.6)
-    p.line((0.7, 0.92), (0.5, 1), scale=0.6)
+    # A canopy with its rigging lines, filled so it reads at 1/2".
+    p.chord(0.5, 0.9, 0.24, 0.26)
+    p.line((0.26, 0.9), (0.5, 1), scale=0.8)
+    p.line((0.74, 0.9), (0.5, 1), scale=0.8)
 
 
 @glyph("airborne")
@@ -290,32 +295,34 @@ for _name, (_text, _size) in TEXT_GLYPHS.items():
 
 @glyph("jaeger")
 def _jaeger(p: Pen):
-    # A hunting horn: the Jaeger badge.
-    p.circle(0.46, 0.24, 0.13)
-    p.poly((0.54, 0.24), (0.72, 0.08), (0.72, 0.4))
-    p.line((0.36, 0.24), (0.26, 0.24))
+    # A hunting horn (the Jaeger badge) in the top triangle of the X: a heavy ring and a solid bell, legible at 1/2".
+    p.circle(0.42, 0.2, 0.15)
+    p.circle(0.42, 0.2, 0.07, fill=True)
+    p.poly((0.5, 0.2), (0.7, 0.05), (0.7, 0.33))
 
 
 @glyph("reserve")
 def _reserve(p: Pen):
-    p.text("R", 0.9, 0.17, 0.28)
+    # A bold R in the right-hand triangle of the X, clear of the frame's edge.
+    p.text("R", 0.84, 0.5, 0.36)
 
 
 @glyph("heavy")
 def _heavy(p: Pen):
-    p.text("H", 0.1, 0.17, 0.28)
+    p.text("H", 0.12, 0.28, 0.26)
 
 
 @glyph("light")
 def _light(p: Pen):
-    p.text("L", 0.1, 0.17, 0.28)
+    p.text("L", 0.12, 0.28, 0.26)
 
 
 @glyph("cossack")
 def _cossack(p: Pen):
-    # A lance (with pennant) across the frame, the other diagonal to the cavalry slash.
-    p.line((0.08, 0.08), (0.92, 0.92), scale=0.7)
-    p.poly((0.08, 0.08), (0.28, 0.1), (0.2, 0.2))
+    # A lance with its pennant beside the cavalry slash and parallel to it (crossing it would read as the
+    # infantry X): in the upper-left triangle.
+    p.line((0.06, 0.66), (0.5, 0.08), scale=0.8)
+    p.poly((0.5, 0.08), (0.56, 0.24), (0.42, 0.2))
 
 
 @glyph("fortification")
@@ -379,7 +386,7 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
         GLYPHS[name](pen)
     if text:
         # Alone, the type's text fills the frame; beside glyphs it sits small in the upper part.
-        height, cy = (0.42, 0.5) if not glyphs else (0.26, 0.2)
+        height, cy = (0.42, 0.5) if not glyphs else (0.2, 0.27)   # inside the frame, clear of its edge
         size = (y1 - y0) * height / 0.75
         f = fonts.font(size, "condensed-bold")
         while size > 4 and draw.textlength(text, font=f) > (x1 - x0) * (0.8 if not glyphs else 0.5):
