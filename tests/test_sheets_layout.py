@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from builder.publish import calibration
-from builder.publish.sheet_layout import PAPER_MM, Group, layout, mirror
+from builder.publish.sheet_layout import PAPER_MM, Group, grid, layout, mirror
 from builder.publish.sheets import groups_for
 from builder.render.counter_pieces import pieces
 from test_counters_support import bcs_game, tiny_game
@@ -70,18 +70,58 @@ def test_each_counter_appears_its_quantity_times(make):
         assert n == game.counter_count(unit)
 
 
-def test_sides_start_new_sheets_and_groups_new_rows():
+def test_groups_start_new_rows_sides_a_blank_row_and_sheets_only_when_full():
     game = bcs_game()
     pages = pages_for(game)
     by_id = {p.piece_id: p for p in pieces(game)}
-    for page in pages:
-        sides = {by_id[pl.piece_id].side for pl in page.placements}
-        assert len(sides) == 1, page.title
-    first = pages[0].placements
+    fronts = [p for p in pages if p.kind == "front"]
+    assert len(fronts) == 1   # a small game fits one sheet: no new sheet per side or nationality
     rows = {}
-    for pl in first:
-        rows.setdefault(round(pl.y, 3), set()).add(by_id[pl.piece_id].nationality or by_id[pl.piece_id].kind)
-    assert all(len(v) == 1 for v in rows.values())
+    for pl in fronts[0].placements:
+        p = by_id[pl.piece_id]
+        rows.setdefault(round(pl.y, 3), set()).add((p.side, p.nationality or p.kind))
+    assert all(len(v) == 1 for v in rows.values())          # one group (side, nationality) per row
+    ys = sorted(rows)
+    pitch = game.doc["game"]["counter"]["size_mm"]
+    for y0, y1 in zip(ys, ys[1:]):                          # a new side leaves one row empty before it
+        (s0, _), = rows[y0]
+        (s1, _), = rows[y1]
+        gap = round((y1 - y0) / pitch)
+        assert gap == (2 if s0 != s1 else 1), (s0, s1, gap)
+    # a big game still fills several sheets, every one full but the last
+    big = layout(big_groups(), "a4", 15.875, 0.0, (0.0, 0.0), "t")
+    counts = [len(p.placements) for p in big if p.kind == "front"]
+    cols = grid("a4", 15.875, 0.0)[0]
+    assert len(counts) > 2 and all(c >= counts[0] - 3 * cols for c in counts[:-1])   # at most a group change short
+
+
+def test_tiny_game_prints_on_one_sheet():
+    pages = pages_for(tiny_game())
+    assert [p.kind for p in pages] == ["front", "back"]
+
+
+def test_calibration_rulers_are_100_mm_and_labels_do_not_overlap():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    for paper, (w, h) in PAPER_MM.items():
+        ticks = calibration.rulers(paper)
+        for kind in ("h", "v"):
+            along = [(x0 if kind == "h" else y0) for k, v, x0, y0, x1, y1 in ticks if k == kind]
+            assert max(along) - min(along) == pytest.approx(calibration.RULER_MM)
+            assert all(0 < c < (w if kind == "h" else h) for c in along)
+        boxes = []
+        for text, x, y, pt, anchor in calibration.labels(paper):
+            tw = stringWidth(text, "Helvetica", pt) / 72 * 25.4
+            th = pt / 72 * 25.4 * 0.75
+            left = x - tw / 2 if anchor == "m" else x
+            boxes.append((text, left, y - th, left + tw, y))
+        for (ta, *a), (tb, *b) in itertools.combinations(boxes, 2):
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (paper, ta, tb)
+        # and no label sits on a scale of a target
+        for t in calibration.targets(paper):
+            for text, l, top, r, bottom in boxes:
+                on_x = l < t.cx + calibration.SCALE_MM and r > t.cx - calibration.SCALE_MM and top < t.cy and bottom > t.cy - 4
+                assert not on_x, (paper, text)
 
 
 @pytest.mark.parametrize("paper", sorted(PAPER_MM))

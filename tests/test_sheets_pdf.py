@@ -80,7 +80,7 @@ def test_sheets_command_writes_the_pdf(tmp_path):
                  "--bleed", "1", "--quiet"]) == 0
     data = out.read_bytes()
     assert data.startswith(b"%PDF-")
-    assert len(media_boxes(data)) == 2 * 2 + 2  # a sheet per side, fronts and backs, plus calibration
+    assert len(media_boxes(data)) == 2 + 2  # both sides fit one sheet: its front and back, plus calibration
     assert media_boxes(data)[0][2:] == pytest.approx(POINTS["letter"], abs=0.001)
 
 

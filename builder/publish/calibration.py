@@ -29,6 +29,44 @@ class Target:
         return self.cx + Y_SCALE_DX
 
 
+RULER_MM = 100         # a ruler each way, to check the printer's scaling (print at 100 %, no 'fit to page')
+
+
+def rulers(paper: str):
+    """(value mm, x0, y0, x1, y1) ticks of a 100 mm horizontal ruler near the foot of the page and a 100 mm
+    vertical one down the left margin, each starting at 0; every millimetre, longer every 5 and 10."""
+    w, h = PAPER_MM[paper]
+    hx, hy = 15.0, h - 28.0                 # horizontal ruler: left end, baseline
+    vx, vy = 15.0, h - 48.0 - RULER_MM      # vertical ruler: x, top end
+    ticks = []
+    for v in range(RULER_MM + 1):
+        n = 4.0 if v % 10 == 0 else 2.5 if v % 5 == 0 else 1.5
+        ticks.append(("h", v, hx + v, hy - n, hx + v, hy))
+        ticks.append(("v", v, vx, vy + v, vx + n, vy + v))
+    return ticks
+
+
+def labels(paper: str):
+    """(text, x, y, font size pt, anchor) of every text on the front calibration page, in mm from the top-left
+    (y at the text's baseline); anchor 'l' (starts at x) or 'm' (centred on x). Placed so none overlaps another."""
+    w, h = PAPER_MM[paper]
+    out = []
+    for n, t in enumerate(targets(paper), 1):
+        out.append((f"target {n}: X (right +)", t.cx, t.cy + 6.0, 6, "m"))
+        out.append(("Y (up +)", t.y_scale_x, t.cy - SCALE_MM - 2.0, 6, "m"))
+    for kind, v, x0, y0, x1, y1 in rulers(paper):
+        if v % 10 == 0:
+            if kind == "h":
+                out.append((str(v), x0, y0 - 0.8, 5, "m"))
+            else:
+                out.append((str(v), x1 + 1.0, y0 + 0.9, 5, "l"))
+    hx, hy = rulers(paper)[0][2], rulers(paper)[0][5]
+    out.append((f"{RULER_MM} mm: check the printer's scale (print at 100 %)", hx, hy + 5.0, 6, "l"))
+    vx, vy = rulers(paper)[1][2], rulers(paper)[1][3]
+    out.append((f"{RULER_MM} mm", vx, vy - 2.5, 6, "l"))
+    return out
+
+
 def targets(paper: str) -> list[Target]:
     w, h = PAPER_MM[paper]
     return [Target(w * 0.3, h * 0.3), Target(w * 0.5, h * 0.5), Target(w * 0.7, h * 0.72)]

@@ -82,32 +82,42 @@ def crop_marks(placements: list[Placement]) -> list[tuple[float, float, float, f
 
 def layout(groups: list[Group], paper: str, size: float, bleed: float = 0.0,
            back_offset: tuple[float, float] = (0.0, 0.0), title: str = "", marks: bool = True) -> list[Page]:
-    """Front and back pages for ``groups``. Each side starts a new sheet and each group a new row."""
+    """Front and back pages for ``groups``, filled as a publisher fills a sheet: each group (a side's nationality)
+    starts a new row, a new side leaves one empty row before it, and a new sheet starts only when one is full."""
     if paper not in PAPER_MM:
         raise ValueError(f"unknown paper {paper!r}; use {' or '.join(PAPER_MM)}")
     cols, rows, x0, y0, pitch = grid(paper, size, bleed)
-    sheets: list[tuple[str, list[Placement]]] = []
+    sheets: list[tuple[list[str], list[Placement]]] = []
     current: list[Placement] | None = None
+    labels: list[str] = []
     row = col = 0
     last_side = object()
     for group in groups:
-        if current is None or group.side != last_side:
-            current, row, col = [], 0, 0
-            sheets.append((group.label, current))
-            last_side = group.side
-        elif col:
-            row, col = row + 1, 0
+        if current is None:
+            current, labels = [], []
+            sheets.append((labels, current))
+        elif current:
+            row, col = row + (1 if col else 0), 0
+            if group.side != last_side and row:
+                row += 1                      # a blank row between sides
+            if row >= rows:
+                current, labels, row = [], [], 0
+                sheets.append((labels, current))
+        last_side = group.side
         for piece_id, quantity in group.items:
             for copy in range(quantity):
                 if col == cols:
                     row, col = row + 1, 0
                 if row == rows:
-                    current, row, col = [], 0, 0
-                    sheets.append((group.label, current))
+                    current, labels, row, col = [], [], 0, 0
+                    sheets.append((labels, current))
+                if group.label not in labels:
+                    labels.append(group.label)
                 current.append(Placement(piece_id, "front", x0 + col * pitch, y0 + row * pitch, size, copy))
                 col += 1
     pages: list[Page] = []
-    for number, (label, fronts) in enumerate(sheets, 1):
+    for number, (names, fronts) in enumerate(sheets, 1):
+        label = ", ".join(names)
         head = f"{title} - {label} - sheet {number} of {len(sheets)}"
         pages.append(Page("front", f"{head} - fronts", fronts, crop_marks(fronts) if marks else []))
         pages.append(Page("back", f"{head} - backs (long-edge duplex)",

@@ -138,6 +138,14 @@ def _draw_calibration(c, paper: str, offset) -> None:
     for i, text in enumerate(lines):
         c.drawString(15 * MM, (height - 26 - 5 * i) * MM, text)
     c.setLineWidth(0.15)
+    for _kind, _v, x0, y0, x1, y1 in calibration.rulers(paper):
+        line(x0, y0, x1, y1)
+    line(15, calibration.rulers(paper)[0][5], 15 + calibration.RULER_MM, calibration.rulers(paper)[0][5])
+    vx, vtop = calibration.rulers(paper)[1][2], calibration.rulers(paper)[1][3]
+    line(vx, vtop, vx, vtop + calibration.RULER_MM)
+    for text, x, y, pt, anchor in calibration.labels(paper):
+        c.setFont("Helvetica", pt)
+        (c.drawCentredString if anchor == "m" else c.drawString)(x * MM, (height - y) * MM, text)
     for n, t in enumerate(calibration.targets(paper), 1):
         c.setFont("Helvetica", 4)
         for value, x, y0, y1 in calibration.x_ticks(t):
@@ -150,9 +158,6 @@ def _draw_calibration(c, paper: str, offset) -> None:
             if calibration.labelled(value):
                 c.drawString((x1 + 0.6) * MM, (height - y - 0.5) * MM, f"{value:+g}" if value else "0")
         line(t.y_scale_x, t.cy - calibration.SCALE_MM, t.y_scale_x, t.cy + calibration.SCALE_MM)
-        c.setFont("Helvetica", 6)
-        c.drawString((t.cx - calibration.SCALE_MM) * MM, (height - t.cy - 9) * MM, f"target {n}: X (right +)")
-        c.drawString((t.y_scale_x - 1) * MM, (height - t.cy - calibration.SCALE_MM - 4) * MM, "Y (up +)")
     c.showPage()
     c.setFont("Helvetica-Bold", 11)
     c.drawString(15 * MM, (height - 18) * MM, "Counter sheets: duplex calibration (back)")
