@@ -31,6 +31,8 @@ from builder.render.map_legend import PLACE_SLACK
 
 from .deploy import REINFORCEMENTS, TO_PLACE, ScenarioTargets
 from .images import STAGING_IMAGE, staging_panel
+
+UNMOVED_KEY = "77,650"            # Ctrl+Alt+M: "mark all unmoved"; the turn trackers press it (behaviour.py)
 from .names import side_name
 
 MAIN_MAP, BOXES_MAP, STAGING_MAP = "Main Map", "Boxes", "Staging"
@@ -195,7 +197,8 @@ def add_maps(root, layout: Layout) -> None:
 def _add_map(root, plan: MapPlan) -> None:
     m = root.add(P + "Map", allowMultiple=len(plan.boards) > 1, backgroundcolor="255,255,255",
                  buttonName=plan.name, color="255,0,0", edgeHeight=0, edgeWidth=0, launch=plan.name != MAIN_MAP,
-                 mapName=plan.name, markMoved="Never", thickness=3,
+                 mapName=plan.name, markMoved="Always", markUnmovedHotkey=UNMOVED_KEY, markUnmovedText="Unmoved",
+                 markUnmovedTooltip="Mark all pieces on this map unmoved", thickness=3,
                  moveWithinFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
                  moveToFormat="$pieceName$ moves $previousLocation$ -> $location$ *",
                  createFormat="$pieceName$ created in $location$ *")

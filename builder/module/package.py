@@ -20,7 +20,7 @@ from builder.vassal.savefile import make_metadata
 
 from . import gamedata_entry
 from . import images as images_mod
-from . import badges, maps, palettes, pieces, prototypes, setups, turns
+from . import badges, behaviour, maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
@@ -71,7 +71,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
                  ("promptString", "Opponents can unmask my pieces"), ("sendToLocationMoveTrails", "Never")):
         opts.set(k, v)
     protos = root.child("PrototypesContainer")
-    for name, desc, piece in prototypes.build(defs):
+    sends = lambda d: behaviour.send_traits(game, layout, d.side) if d.kind == "unit" else []  # noqa: E731
+    for name, desc, piece in prototypes.build(defs, sends):
         protos.add(P + "PrototypeDefinition", piece.add_piece_string(), name=name, description=desc)
 
     maps.add_maps(root, layout)
@@ -82,6 +83,7 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
                  nSides=int(sides), name=dice, plus=0, prompt=False, reportTotal=int(n) > 1,
                  reportFormat="** $name$ = $result$ *** <$PlayerName$>", text=dice, tooltip=f"Roll {dice}")
     turns.add_trackers(root, cals)
+    behaviour.add_windows(root, game)
 
     saves = []
     scenarios = [sc for sc in game.by_id["scenarios"].values()]
@@ -104,8 +106,9 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     # multi-step unit's last counter) has no layer in the module.
     used = {name for d in defs for name in piece_images(d.piece)}
     used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images)
-    extra = {**layout.extra_images, **badges.images_for(game, defs, counter_info(game)["image_px"],
-                                                        pieces.tag_markers(game))}
+    px = counter_info(game)["image_px"]
+    extra = {**layout.extra_images, **badges.images_for(game, defs, px, pieces.tag_markers(game)),
+             behaviour.MOVED_IMAGE: behaviour.moved_icon(px)}
     files = {name: data for name, data in {**imgs.files, **extra}.items() if name in used}
     entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves

@@ -24,7 +24,9 @@ from builder.vassal.piece import Piece, join_layers
 from builder.vassal.traits import BasicPiece, DynamicProperty, Embellishment, KeyStroke, Marker, UsePrototype
 
 from .names import FLIP_KEY, LOSS_KEY, RECOVER_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
-from . import badges, prototypes
+from builder.render.counter_build import counter_info
+
+from . import badges, behaviour, prototypes
 
 LAYER_NAME = "Face"
 LOSS_LAYER = "Losses"     # BCS-style step losses: level k+1 = k steps lost (read by the audit)
@@ -173,6 +175,8 @@ def _piece(game, d: PieceDef, images) -> Piece:
     if d.status:
         layers.append(DynamicProperty(property_name=STATUS, constraints=["false", "0", "100", "false"],
                                       key_commands=[STATUS_KEY], description="Unit status (set-up)", state=""))
+    if d.kind == "unit":
+        layers.append(behaviour.moved_trait(counter_info(game)["image_px"]))
     layers.append(UsePrototype(prototype_name=d.prototype))
     for key, value in d.properties.items():
         m = Marker(keys=[key])

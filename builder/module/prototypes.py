@@ -27,8 +27,9 @@ def _report() -> ReportState:
                        description="Report flips and step changes")
 
 
-def build(defs) -> list[tuple[str, str, Piece]]:
-    """(name, description, piece) for every prototype the pieces use, in first-use order."""
+def build(defs, extra=None) -> list[tuple[str, str, Piece]]:
+    """(name, description, piece) for every prototype the pieces use, in first-use order; ``extra(d)``
+    gives more traits for the prototype of piece def *d* (behaviour.send_traits)."""
     out, seen = [], set()
     for d in defs:
         if d.prototype in seen:
@@ -40,6 +41,7 @@ def build(defs) -> list[tuple[str, str, Piece]]:
             desc = "Shared traits of markers"
         else:
             desc = f"Shared traits of {d.prototype} units"
+        layers[1:1] = list(extra(d)) if extra else []
         layers.append(BasicPiece(image="", name=""))
         out.append((d.prototype, desc, Piece(layers)))
     return out

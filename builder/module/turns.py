@@ -13,6 +13,8 @@ from builder.vassal.buildfile import P
 from builder.vassal.commands import TurnTracker as TurnCommand
 from builder.vassal.sequence import encode_str
 
+from .maps import UNMOVED_KEY
+
 TURNPKG = P + "turn."
 
 
@@ -77,6 +79,8 @@ def add_trackers(root, cals) -> None:
                       turnFormat="$level1$ - $level2$", reportFormat="* <<< $newTurn$ >>> *")
         turn = tt.add(TURNPKG + "ListTurnLevel", configFirst=False, configList=False, list=cal.labels,
                       name="Turn", property="Turn", prompt="", turnFormat="$value$")
+        # the maps' moved marks are cleared at every change of turn or phase
+        tt.add(TURNPKG + "TurnGlobalHotkey", name="Clear moved marks", hotkey=UNMOVED_KEY, match="", reportFormat="")
         multi = len(cal.sequence) > 1
         for i, (pt_name, phases) in enumerate(cal.sequence):
             turn.add(TURNPKG + "ListTurnLevel", configFirst=False, configList=False, list=phases,

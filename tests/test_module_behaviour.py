@@ -1,0 +1,57 @@
+"""Piece behaviour and windows players expect: Mark When Moved cleared by the turn tracker, Eliminate and
+Return commands to real zones, Inventory and Notes windows (read back from the built buildFile)."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.module import behaviour
+from builder.module.maps import UNMOVED_KEY
+from builder.vassal.traits import MovementMarkable, SendToLocation
+
+from test_module_support import GAMES, buildfile, entries, report
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_moved_marks_are_on_and_cleared_at_every_phase_change(game):
+    bf = buildfile(game)
+    for m in bf.maps():
+        assert m.get("markMoved") == "Always" and m.get("markUnmovedHotkey") == UNMOVED_KEY
+    trackers = bf.turn_trackers()
+    assert trackers
+    for tt in trackers:
+        hot = [c for c in tt.children() if c.short == "TurnGlobalHotkey"]
+        assert [h.get("hotkey") for h in hot] == [UNMOVED_KEY] and not hot[0].get("match")
+    units = [s for s in bf.piece_slots() if s.piece.properties().get("UnitId")]
+    for s in units:
+        mm = s.piece.find(MovementMarkable)
+        assert mm is not None and mm.get("moved_icon") == behaviour.MOVED_IMAGE and not mm.moved
+    assert f"images/{behaviour.MOVED_IMAGE}" in entries(game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_eliminate_and_return_send_each_side_to_its_own_boxes(game):
+    g, bf = report(game).model, buildfile(game)
+    zones = {(m.map_name, z.name) for m in bf.maps() for z in m.zones()}
+    dead = {b["side"]: b["name"] for b in g.map_doc["boxes"] if b.get("role") == "eliminated"}
+    assert set(dead) == {s["id"] for s in g.doc["sides"]}
+    for proto in bf.prototypes():
+        sends = {t.get("command_name"): t for t in proto.piece.layers if isinstance(t, SendToLocation)}
+        if proto.name == "Marker":
+            assert not sends
+            continue
+        elim, back = sends["Eliminate"], sends["Return to reinforcements"]
+        assert (elim.get("map_id"), elim.get("zone")) in zones and elim.get("destination") == "Z"
+        assert (back.get("map_id"), back.get("zone")) in zones and back.get("zone").startswith("Reinforcements: ")
+        side = next(s for s in g.doc["sides"] if proto.name.startswith(s["name"] + " "))
+        assert elim.get("zone") == dead[side["id"]] and back.get("zone") == f"Reinforcements: {side['name']}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_inventory_by_side_and_formation_and_notes(game):
+    g, bf = report(game).model, buildfile(game)
+    inv = [c for c in bf.root.children() if c.short == "Inventory"]
+    assert len(inv) == 1
+    group = "Formation" if g.by_id["formations"] else "Nationality"
+    assert inv[0].get("groupBy") == f"Side,{group}" and "UnitId" in inv[0].get("include")
+    assert [c for c in bf.root.children() if c.short == "NotesWindow"]
