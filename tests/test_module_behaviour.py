@@ -9,7 +9,7 @@ from builder.module import behaviour
 from builder.module.maps import UNMOVED_KEY
 from builder.vassal.traits import MovementMarkable, SendToLocation
 
-from test_module_support import GAMES, buildfile, entries, report
+from test_module_support import GAMES, buildfile, entries, layout, report
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -55,3 +55,45 @@ def test_inventory_by_side_and_formation_and_notes(game):
     group = "Formation" if g.by_id["formations"] else "Nationality"
     assert inv[0].get("groupBy") == f"Side,{group}" and "UnitId" in inv[0].get("include")
     assert [c for c in bf.root.children() if c.short == "NotesWindow"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_chart_window_holds_the_charts_drawn_from_the_data(game):
+    import io
+
+    from PIL import Image
+
+    from builder.module import charts
+    g, bf = report(game).model, buildfile(game)
+    win = [c for c in bf.root.children() if c.short == "ChartWindow"]
+    assert len(win) == 1
+    tabs = {c.get("chartName"): c.get("fileName") for c in win[0].iter("Chart")}
+    assert {"Terrain Effects", "Sequence of Play", "Turn Record"} <= set(tabs)
+    for name, file in tabs.items():
+        with Image.open(io.BytesIO(entries(game)[f"images/{file}"])) as im:
+            assert im.width > 200 and im.height > 100, name
+    # deterministic, and one terrain row per terrain and hexside type of the map
+    assert charts.terrain_chart(g) == charts.terrain_chart(g)
+    n_types = len(g.map_doc["terrain_types"]) + len(g.map_doc.get("hexside_types") or [])
+    with Image.open(io.BytesIO(charts.terrain_chart(g))) as im:
+        assert im.height >= 40 + 34 * (n_types + 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_zoom_levels_fit_the_map_and_palette_labels_fit_their_list(game):
+    from builder.module.maps import _map_size
+    bf = buildfile(game)
+    for plan in layout(game).maps:
+        z = bf.map(plan.name).child("Zoomer")
+        levels = sorted(float(v) for v in z.get("zoomLevels").split(","))
+        w, h = _map_size(plan)
+        # the most zoomed-out level shows the whole map in a 1800 x 950 window
+        assert levels[0] <= max(0.05, min(1.0, 1800 / w, 950 / h)) + 0.01 and levels[-1] >= 1.0
+        start = sorted(levels, reverse=True)[int(z.get("zoomStart")) - 1]
+        assert 0.05 <= start <= 1.0
+    lists = list(bf.root.iter("ListWidget"))
+    assert lists
+    for lst in lists:
+        names = [c.get("entryName") for c in lst.children() if c.short == "PanelWidget"]
+        assert int(lst.get("divider")) >= min(360, 8 * max(len(n) for n in names))
+        assert int(lst.get("height")) >= 3 * int(next(lst.iter("PieceSlot")).get("height"))

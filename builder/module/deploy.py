@@ -221,7 +221,7 @@ class ScenarioTargets:
             else:
                 if hexes is None:
                     hexes = self.deployer.candidates(e)
-                mclass = _movement_class(self.game, unit)
+                mclass = movement_class(self.game, unit)
                 t.hex = self.deployer.choose(unit, side, mclass, hexes, k, len(ids), e.get("status") or (),
                                              bool(e.get("one_per_hex")))
                 chosen = True
@@ -267,7 +267,7 @@ class ScenarioTargets:
         return None
 
 
-def _movement_class(game, unit) -> str:
+def movement_class(game, unit) -> str:
     utype = game.by_id["unit_types"].get(unit.get("type")) or {}
     mc = unit.get("movement_class") or utype.get("movement_class") or (unit.get("front") or {}).get("movement_class")
     return mc if isinstance(mc, str) else ""

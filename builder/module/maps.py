@@ -218,11 +218,32 @@ def _add_map(root, plan: MapPlan) -> None:
     for c in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
               "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer"):
         m.add(MAPPKG + c)
-    m.add(MAPPKG + "Zoomer", zoomLevels="0.2,0.3,0.4,0.5,0.75,1.0,1.5", zoomStart=4)
+    levels, start = zoom_levels(*_map_size(plan), plan.name == MAIN_MAP)
+    m.add(MAPPKG + "Zoomer", zoomLevels=levels, zoomStart=start)
     m.add(MAPPKG + "Flare")
     m.add(P + "properties.GlobalProperties")
     m.add(MAPPKG + "SelectionHighlighters")
     m.add(MAPPKG + "HighlightLastMoved", color="255,0,0", enabled=True, thickness=2)
+
+
+VIEW = (1800, 950)          # a typical map window, in screen pixels
+STEPS = (0.25, 0.33, 0.5, 0.75, 1.0, 1.5, 2.0)
+
+
+def zoom_levels(width: int, height: int, main: bool) -> tuple[str, int]:
+    """(zoomLevels, zoomStart) for a map of this size: from the zoom that shows the whole map in a
+    window up to 2x; the main map starts at 0.75 (counters readable, a good part of the map in view),
+    a box map at the zoom that shows it whole, kept between 0.5 and 1."""
+    fit = min(1.0, VIEW[0] / max(width, 1), VIEW[1] / max(height, 1))
+    fit = max(0.05, round(fit, 2))
+    levels = sorted({fit} | {s for s in STEPS if s > fit * 1.2}, reverse=True)
+    want = 0.75 if main else min(1.0, max(fit, 0.5))
+    start = min((z for z in levels if z >= want - 1e-9), default=levels[0])
+    return ",".join(f"{z:g}" for z in sorted(levels)), levels.index(start) + 1
+
+
+def _map_size(plan: MapPlan) -> tuple[int, int]:
+    return (max(b.offset[0] + b.size[0] for b in plan.boards), max(b.offset[1] + b.size[1] for b in plan.boards))
 
 
 def hex_grid_attrs(vg: VassalBoardGrid) -> tuple[dict, dict]:

@@ -20,7 +20,7 @@ from builder.vassal.savefile import make_metadata
 
 from . import gamedata_entry
 from . import images as images_mod
-from . import badges, behaviour, maps, palettes, pieces, prototypes, setups, turns
+from . import badges, behaviour, charts, maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
@@ -84,6 +84,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
                  reportFormat="** $name$ = $result$ *** <$PlayerName$>", text=dice, tooltip=f"Roll {dice}")
     turns.add_trackers(root, cals)
     behaviour.add_windows(root, game)
+    chart_items = charts.charts(game)
+    charts.add_chart_window(root, chart_items)
 
     saves = []
     scenarios = [sc for sc in game.by_id["scenarios"].values()]
@@ -105,10 +107,10 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     # Only the images something uses: a blank face the counters step prints (e.g. the back of a
     # multi-step unit's last counter) has no layer in the module.
     used = {name for d in defs for name in piece_images(d.piece)}
-    used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images)
+    used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images) | {f for _, f, _ in chart_items}
     px = counter_info(game)["image_px"]
     extra = {**layout.extra_images, **badges.images_for(game, defs, px, pieces.tag_markers(game)),
-             behaviour.MOVED_IMAGE: behaviour.moved_icon(px)}
+             behaviour.MOVED_IMAGE: behaviour.moved_icon(px), **{f: data for _, f, data in chart_items}}
     files = {name: data for name, data in {**imgs.files, **extra}.items() if name in used}
     entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves

@@ -8,6 +8,7 @@ from builder.vassal.buildfile import P
 from .names import side_name
 
 WIDGET = "VASSAL.build.widget."
+COLUMNS = 8                 # counters a row in a palette panel
 
 
 def add_palette(root, game, defs, image_px: int) -> None:
@@ -26,12 +27,16 @@ def add_palette(root, game, defs, image_px: int) -> None:
 
 
 def _groups(parent, title, defs, image_px) -> None:
-    lst = parent.add(WIDGET + "ListWidget", entryName=title)
     groups: dict[str, list] = {}
     for d in defs:
         groups.setdefault(d.group, []).append(d)
+    # the list of groups wide enough for its longest name, and tall enough for three rows of counters,
+    # so no label is cut off in the docked palette
+    divider = max(120, min(360, 8 * max(len(name) for name in groups) + 28))
+    lst = parent.add(WIDGET + "ListWidget", entryName=title, divider=divider, height=3 * image_px + 60,
+                     width=divider + COLUMNS * (image_px + 4) + 40, scale=1.0)
     for name, members in groups.items():
-        panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=False, nColumns=8, vert=False)
+        panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=False, nColumns=COLUMNS, vert=False)
         for d in members:
             panel.add(WIDGET + "PieceSlot", d.piece.add_piece_string(), entryName=d.entry_name,
                       gpid=d.gpid, height=image_px, width=image_px)
