@@ -95,5 +95,7 @@ def test_zoom_levels_fit_the_map_and_palette_labels_fit_their_list(game):
     assert lists
     for lst in lists:
         names = [c.get("entryName") for c in lst.children() if c.short == "PanelWidget"]
-        assert int(lst.get("divider")) >= min(360, 8 * max(len(n) for n in names))
+        px = int(next(lst.iter("PieceSlot")).get("width"))
+        assert int(lst.get("divider")) >= 8 * px                       # a row of counters left of it
+        assert int(lst.get("width")) - int(lst.get("divider")) >= min(360, 8 * max(len(n) for n in names))
         assert int(lst.get("height")) >= 3 * int(next(lst.iter("PieceSlot")).get("height"))

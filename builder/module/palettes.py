@@ -30,11 +30,12 @@ def _groups(parent, title, defs, image_px) -> None:
     groups: dict[str, list] = {}
     for d in defs:
         groups.setdefault(d.group, []).append(d)
-    # the list of groups wide enough for its longest name, and tall enough for three rows of counters,
-    # so no label is cut off in the docked palette
-    divider = max(120, min(360, 8 * max(len(name) for name in groups) + 28))
+    # the counters' panel (left of the divider) as wide as a row of counters, the list of groups (right of
+    # it) wide enough for its longest name, so no label is cut off in the docked palette
+    divider = COLUMNS * (image_px + 4) + 24
+    label_w = max(120, min(360, 8 * max(len(name) for name in groups) + 28))
     lst = parent.add(WIDGET + "ListWidget", entryName=title, divider=divider, height=3 * image_px + 60,
-                     width=divider + COLUMNS * (image_px + 4) + 40, scale=1.0)
+                     width=divider + label_w, scale=1.0)
     for name, members in groups.items():
         panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=False, nColumns=COLUMNS, vert=False)
         for d in members:
