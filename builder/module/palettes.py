@@ -37,7 +37,8 @@ def _groups(parent, title, defs, image_px) -> None:
     lst = parent.add(WIDGET + "ListWidget", entryName=title, divider=divider, height=3 * image_px + 60,
                      width=divider + label_w, scale=1.0)
     for name, members in groups.items():
-        panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=False, nColumns=COLUMNS, vert=False)
+        # a fixed grid: the engine keeps each counter whole instead of squeezing a row into the width
+        panel = lst.add(WIDGET + "PanelWidget", entryName=name, fixed=True, nColumns=COLUMNS, vert=False)
         for d in members:
             panel.add(WIDGET + "PieceSlot", d.piece.add_piece_string(), entryName=d.entry_name,
                       gpid=d.gpid, height=image_px, width=image_px)
