@@ -12,9 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from builder.atomic import clean_stale_temporaries
-from builder.commands.common import Refused, out_problem, valid_game
-from builder.gamedata.sources import shipped_games
+from builder import buildcache
 from builder.errors import BuildError
 from builder.progress import Progress
 
@@ -36,6 +34,8 @@ def register(sub, name, summary):
     p.add_argument("--only", choices=sorted(STEPS), action="append",
                    help="build only this step (repeatable): map, counters, module or sheets")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: ./dist in the current folder)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="worker processes that draw counters and map images (default: the number of cores)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
@@ -51,9 +51,17 @@ def _step(name):
 
 
 def run(args) -> int:
+    # jsonschema and Pillow load only when something has to be made: an unchanged game is
+    # answered from its build manifest
+    from builder.commands.common import out_problem
+    from builder.gamedata.sources import GameNotFound, find_game, shipped_games
+
     games = args.games or shipped_games()
     if not games:
         print("vassal-builder: build: no games to build", file=sys.stderr)
+        return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("vassal-builder: build: --jobs must be at least 1", file=sys.stderr)
         return 2
     out_root = args.out or Path("dist")
     problem = out_problem(out_root, folder=True)
@@ -62,45 +70,82 @@ def run(args) -> int:
         return 2
     progress = Progress(enabled=not args.quiet)
     steps = args.only or list(STEPS)
+    cache = buildcache.Cache(out_root / buildcache.CACHE_DIR / "objects.sqlite")
     result, status = {}, 0
     for game in games:
         try:
-            report = valid_game(game, "build", "nothing built")
-        except Refused as exc:
-            if exc.code == 2:
-                return 2
-            status = 1
+            sources = find_game(game)
+        except GameNotFound:
+            sources = None    # valid_game says so
+        manifest = buildcache.Manifest(out_root, sources, steps)
+        same = manifest.unchanged()
+        if same is not None:
+            game_id, outputs = same
+            result[game_id] = outputs
+            if not args.json:
+                progress.note(f"{game_id}: nothing changed; reused all {len(outputs)} file(s) under "
+                              f"{out_root / game_id}")
             continue
-        out_dir = out_root / report.game
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            clean_stale_temporaries(out_dir)  # left by a build that was killed
-            clean_stale_temporaries(out_root, recursive=False)  # its counter-sheet PDF's
-        except OSError as exc:
-            print(f"vassal-builder: build: --out {out_root}: cannot create {out_dir}: {exc.strerror or exc}",
-                  file=sys.stderr)
+        code, game_id, written, ctx = _build_game(game, sources, out_root, steps, args, cache, progress)
+        if code == 2 and ctx is None:
             return 2
-        written = []
-        for name in steps:
-            module = _step(name)
-            if module is None:
-                progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
-                if args.only:
-                    status = max(status, 3)
-                continue
-            try:
-                written += module.build(report, out_dir, progress)
-            except BuildError as exc:
-                print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
-                status = 1
-            except OSError as exc:  # disk full, a folder made read-only meanwhile: files are written atomically
-                print(f"vassal-builder: build: {report.game}: {name}: cannot write "
-                      f"{exc.filename or out_dir}: {exc.strerror or exc}", file=sys.stderr)
-                status = 1
-        result[report.game] = [str(p) for p in written]
+        status = max(status, code)
+        if ctx is None:
+            continue
+        result[game_id] = [str(p) for p in written]
+        if code == 0 and sources is not None:
+            manifest.record(game_id, ctx.inputs, written)
         if not args.json:
-            progress.note(f"{report.game}: wrote {len(written)} file(s) under {out_dir}")
+            progress.note(f"{game_id}: {ctx.summary()}; {len(written)} file(s) under {out_root / game_id}")
+    cache.close()
     if args.json:
         print(json.dumps(result, indent=2))
     return status
 
+
+def _build_game(game, sources, out_root: Path, steps, args, cache, progress):
+    """Validate one game and run its steps in a staged copy of its output folder, which takes the
+    folder's place at the end (a crash leaves the previous folder as it was).
+    Returns (exit status, game id, written paths, build context or None when nothing was built)."""
+    from builder.commands.common import Refused, valid_game
+
+    try:
+        report = valid_game(game, "build", "nothing built")
+    except Refused as exc:
+        return exc.code, None, [], None
+    out_dir = out_root / report.game
+    from builder.atomic import clean_stale_temporaries
+    try:
+        clean_stale_temporaries(out_dir)  # left by a build that was killed
+        clean_stale_temporaries(out_root, recursive=False)  # its counter-sheet PDF's
+    except OSError:
+        pass   # an unwritable folder is reported when the build writes
+    ctx = buildcache.Context(cache, args.jobs or buildcache.default_jobs(), loose=True)
+    ctx.inputs = buildcache.game_inputs(sources, report) if sources is not None else []
+    status, written = 0, []
+    try:
+        with buildcache.running(ctx), buildcache.staged_dir(out_dir) as stage:
+            for name in steps:
+                module = _step(name)
+                if module is None:
+                    progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
+                    if args.only:
+                        status = max(status, 3)
+                    continue
+                try:
+                    written += module.build(report, stage, progress)
+                except BuildError as exc:
+                    print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
+                    status = 1
+                except OSError as exc:  # disk full, a folder made read-only meanwhile: nothing half-written
+                    print(f"vassal-builder: build: {report.game}: {name}: cannot write "
+                          f"{exc.filename or out_dir}: {exc.strerror or exc}", file=sys.stderr)
+                    status = 1
+    except OSError as exc:
+        print(f"vassal-builder: build: --out {out_root}: cannot write {out_dir}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2, report.game, [], None
+    finally:
+        cache.flush()
+    paths = [out_dir / Path(p).relative_to(stage) if Path(p).is_relative_to(stage) else Path(p) for p in written]
+    return status, report.game, paths, ctx

@@ -6,8 +6,12 @@ import os
 import sys
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from builder.gamedata.sources import GameNotFound
-from builder.gamedata.validate import Report, validate_game
+
+if TYPE_CHECKING:  # validation (jsonschema) loads when a game is validated, not with this module
+    from builder.gamedata.validate import Report
 
 
 class Refused(Exception):
@@ -20,6 +24,8 @@ class Refused(Exception):
 
 def valid_game(game: str, command: str, making: str = "nothing made") -> Report:
     """Validate ``game``; print its errors and raise Refused(1) if it has any, Refused(2) if it is not found."""
+    from builder.gamedata.validate import validate_game
+
     try:
         report = validate_game(game)
     except GameNotFound as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 # Keys whose mappings merge (unit value wins) when a unit uses a template; everything else is replaced.
@@ -12,9 +11,11 @@ COLLECTIONS = ("sides", "nationalities", "movement_classes", "unit_types", "size
 
 
 def apply_template(unit: dict, template: dict | None) -> dict:
+    # No deep copies: the resolved game is read-only, so units share their template's values
+    # (a merged key gets a mapping of its own).
     if not template:
         return dict(unit)
-    out = {k: copy.deepcopy(v) for k, v in template.items() if k != "id"}
+    out = {k: v for k, v in template.items() if k != "id"}
     for key, value in unit.items():
         if key in MERGED_KEYS and isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = {**out[key], **value}

@@ -29,7 +29,9 @@ def _registry() -> tuple[Registry, dict]:
     return registry, schemas
 
 
+@lru_cache(maxsize=None)
 def validator(schema_id: str) -> Draft202012Validator:
+    """One validator per schema for the process (its references resolved once)."""
     registry, schemas = _registry()
     return Draft202012Validator(schemas[schema_id], registry=registry)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder import buildcache
 from builder.errors import BuildError
 from builder.render import counter_build, map_build
 
@@ -47,7 +48,7 @@ def collect(report, out_dir: Path, progress) -> Images:
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return buildcache.current().read(path)   # in a build: the bytes the step just wrote
     except OSError as exc:
         raise BuildError(f"cannot read image {path}: {exc.strerror or exc}") from None
 

@@ -1,7 +1,8 @@
 """Build step 'module': dist/GAME/GAME.vmod, a VASSAL 3.6 module VASSAL opens as a playable game.
 
-Everything is assembled in memory, then written with builder.vassal.archive.write_zip_atomic
-(temporary file + os.replace), so a failing build never leaves a half-written module over a good one.
+Everything is assembled in memory (the images go straight into the archive), then written in one go
+(atomically, or into the build's staged folder), so a failing build never leaves a half-written module
+over a good one. In a build the archive is cached under a hash of its inputs: unchanged, it is reused.
 Deterministic: fixed zip timestamps and order, fixed XML formatting, fixed save key and dates.
 """
 
@@ -12,7 +13,8 @@ from pathlib import Path
 from builder.errors import BuildError
 from builder.progress import SILENT
 from builder.render.counter_build import counter_info
-from builder.vassal.archive import write_zip_atomic
+from builder import buildcache
+from builder.vassal.archive import zip_bytes
 from builder.vassal.buildfile import BuildFile, P
 from builder.vassal.errors import VassalFormatError
 from builder.vassal.piece import piece_images
@@ -25,6 +27,7 @@ from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
 DEFAULT_DICE = ("1d6",)      # when the data declares no game.dice
+MODULE_SOURCES = ("module", "vassal", "render", "geometry", "gamedata")   # the packager's version
 
 
 def module_path(out_dir: Path, game_id: str) -> Path:
@@ -36,13 +39,24 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     if game is None:
         raise BuildError("the game did not validate; no module")
     imgs = images_mod.collect(report, out_dir, progress)
-    try:
-        entries = assemble(report, imgs, progress)
-    except VassalFormatError as exc:   # the codec refused something we built: a bug here, say so
-        raise BuildError(f"module encoding failed: {exc}") from None
+    ctx = buildcache.current()
+    # cached under what it is made of: the packager's sources, the data and every image's bytes
+    key = buildcache.digest("module", buildcache.source_version(*MODULE_SOURCES), report.game, game.doc,
+                            game.map_doc, sorted((n, buildcache.digest(b)) for n, b in imgs.files.items()))
     target = module_path(out_dir, report.game)
-    write_zip_atomic(target, entries)
-    progress.note(f"{report.game}: {target.name} ({len(entries)} entries)")
+    data = ctx.lookup(key)
+    if data is None:
+        try:
+            entries = assemble(report, imgs, progress)
+        except VassalFormatError as exc:   # the codec refused something we built: a bug here, say so
+            raise BuildError(f"module encoding failed: {exc}") from None
+        data = zip_bytes(entries)
+        ctx.store(key, data)
+        ctx.count("module", rebuilt=1)
+        progress.note(f"{report.game}: {target.name} ({len(entries)} entries)")
+    else:
+        ctx.count("module", reused=1)
+    ctx.write(target, data)
     return [target]
 
 

@@ -70,8 +70,11 @@ def _bleed_image(img: Image.Image, border: int) -> Image.Image:
 
 def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0), bleed: float = 0.0,
                  crop_marks: bool = True, with_calibration: bool = True, progress=SILENT,
-                 dpi: int | None = None) -> dict:
-    """Write the PDF atomically; returns facts about it (pages, counters placed, seconds)."""
+                 dpi: int | None = None, faces: dict | None = None) -> dict:
+    """Write the PDF atomically; returns facts about it (pages, counters placed, seconds).
+
+    ``faces`` ({(piece_id, face): PNG bytes at the print size}) are the build's own print faces,
+    used as they are instead of drawing every counter again."""
     started = time.perf_counter()
     info = counter_info(game)
     size = info["size_mm"]
@@ -83,7 +86,10 @@ def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0)
     needed = {(pl.piece_id, pl.face) for page in pages for pl in page.placements}
     readers = {}
     for n, key in enumerate(sorted(needed), 1):
-        image = render(game, by_id[key[0]], key[1], [px])[0]
+        if faces is not None and key in faces:
+            image = Image.open(io.BytesIO(faces[key])).convert("RGB")
+        else:
+            image = render(game, by_id[key[0]], key[1], [px])[0]
         readers[key] = ImageReader(_bleed_image(image, bleed_px))
         progress.step(f"{game.id}: sheet images", n, len(needed))
     buf = io.BytesIO()

@@ -1,18 +1,45 @@
-"""The 'sheets' build step: the counter-sheet PDF with default options, beside the game's output folder."""
+"""The 'sheets' build step: the counter-sheet PDF with default options, beside the game's output folder.
+
+The PDF is drawn from the print-size faces the counters step made (cached, so nothing is drawn
+twice) and is itself cached under a hash of those faces, the sheet code and the data it lays out.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from builder import buildcache
 from builder.errors import BuildError
+
+SHEET_SOURCES = ("publish", "render", "gamedata/model.py")
+_OPTIONS = ("a4", (0.0, 0.0), 0.0, True, True)    # paper, back offset, bleed, crop marks, calibration
 
 
 def build(report, out_dir: Path, progress) -> list[Path]:
     from builder.publish.sheets import write_sheets  # reportlab only loads when sheets are made
+    from builder.render.counter_build import face_keys, face_pngs, print_px, counter_info
 
+    game = report.model
+    ctx = buildcache.current()
     out = out_dir.parent / f"{report.game}-counters.pdf"
-    try:
-        facts = write_sheets(report.model, out, "a4", (0.0, 0.0), 0.0, True, True, progress, None)
-    except ValueError as exc:  # a counter that does not fit the paper: one line, like any failed step
-        raise BuildError(str(exc)) from None
-    return [Path(facts["path"])]
+    faces = face_pngs(game, progress, count=False)
+    info = counter_info(game)
+    key = buildcache.digest("sheets", buildcache.source_version(*SHEET_SOURCES), _OPTIONS,
+                            {k: v for k, v in game.doc.items() if k != "scenarios"},
+                            sorted(face_keys(game, [info["image_px"], print_px(game)]).values()))
+    data = ctx.lookup(key)
+    if data is not None and buildcache.file_digest(out) == buildcache.digest_bytes(data):
+        ctx.count("sheets PDF", reused=1)
+        return [out]
+    if data is None:
+        try:
+            facts = write_sheets(game, out, *_OPTIONS, progress, None, faces={k: v[1] for k, v in faces.items()})
+        except ValueError as exc:  # a counter that does not fit the paper: one line, like any failed step
+            raise BuildError(str(exc)) from None
+        ctx.store(key, Path(facts["path"]).read_bytes())
+        ctx.count("sheets PDF", rebuilt=1)
+    else:
+        from builder.atomic import write_bytes
+        write_bytes(out, data)
+        ctx.count("sheets PDF", reused=1)
+    return [out]

@@ -6,6 +6,10 @@ Writes under dist/GAME/:
   counter-contact-sheet.png                                 every counter, front beside back
 Everything is rendered in memory first, so a counter that fails (bad colour, text too long) leaves the
 previous images untouched; each file is then written atomically.
+
+In a ``build`` each face is cached under a key of what it is drawn from (see :func:`face_keys`):
+only faces whose inputs changed are drawn, in a pool of worker processes, and the sheets step
+takes its print-size faces from here instead of drawing them again.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from builder.atomic import write_bytes
+from builder import buildcache
 from builder.progress import SILENT
 from builder.render import counter_face
 from builder.render import budget
@@ -73,24 +77,104 @@ def render_all(game, sizes: list[int], progress=SILENT, faces_of=None) -> dict:
     return out
 
 
+# What a face is drawn from besides its own unit or marker: the rest of the game data (types, sizes,
+# sides, layouts, values ...). Units, markers and scenarios are left out: a face reads only its own.
+_NOT_FACE_CONTEXT = ("units", "markers", "scenarios")
+RENDER_SOURCES = ("render", "gamedata/model.py")   # the renderer's version, fonts included
+
+
+def face_keys(game, sizes: list[int]) -> dict:
+    """{(piece_id, face): cache key}: a hash of the renderer's sources and fonts, the pixel sizes,
+    the game data a face can read and the face's own unit (templates applied) or marker."""
+    version = buildcache.source_version(*RENDER_SOURCES)
+    context = buildcache.digest({k: v for k, v in game.doc.items() if k not in _NOT_FACE_CONTEXT})
+    keys = {}
+    for p in pieces(game):
+        item = game.units[p.source_id] if p.kind == "unit" else game.by_id["markers"][p.source_id]
+        own = buildcache.digest("counter-face", version, context, sizes, item, p.__dict__)
+        for face in p.faces:
+            keys[(p.piece_id, face)] = buildcache.digest(own, face)
+    return keys
+
+
+_WORKER_GAME = None   # the game a forked worker draws (set before the pool starts)
+
+
+def _draw_pngs(game, piece, face, sizes) -> tuple[bytes, bytes]:
+    small, large = counter_face.render(game, piece, face, sizes)
+    return png_bytes(counter_face.outline(small)), png_bytes(large)
+
+
+def _worker_draw(task):
+    piece, face, sizes = task
+    return _draw_pngs(_WORKER_GAME, piece, face, sizes)
+
+
+def face_pngs(game, progress=SILENT, count: bool = True) -> dict:
+    """{(piece_id, face): (module PNG, print PNG)} of every face: from the build's cache where the
+    face's key is there, else drawn (in ``jobs`` processes) and cached."""
+    global _WORKER_GAME
+    ctx = buildcache.current()
+    info = counter_info(game)
+    sizes = [info["image_px"], print_px(game)]
+    keys = face_keys(game, sizes)
+    out, todo = {}, []
+    by_id = {p.piece_id: p for p in pieces(game)}
+    for (pid, face), key in keys.items():
+        small, large = ctx.lookup(key + "-module"), ctx.lookup(key + "-print")
+        if small is not None and large is not None:
+            out[(pid, face)] = (small, large)
+        else:
+            todo.append((by_id[pid], face, sizes))
+    if count:   # the sheets step asks again for the faces the counters step made: not counted twice
+        ctx.count("counter faces", reused=len(out), rebuilt=len(todo))
+    if len(todo) > 1 and ctx.jobs > 1:
+        import multiprocessing
+        _WORKER_GAME = game
+        try:
+            with multiprocessing.get_context("fork").Pool(min(ctx.jobs, len(todo))) as pool:
+                drawn = []
+                for n, result in enumerate(pool.imap(_worker_draw, todo, chunksize=8), 1):
+                    drawn.append(result)
+                    progress.step(f"{game.id}: counters", n, len(todo))
+        finally:
+            _WORKER_GAME = None
+    else:
+        drawn = []
+        for n, task in enumerate(todo, 1):
+            drawn.append(_draw_pngs(game, *task))
+            progress.step(f"{game.id}: counters", n, len(todo))
+    for (piece, face, _), (small, large) in zip(todo, drawn):
+        key = keys[(piece.piece_id, face)]
+        ctx.store(key + "-module", small)
+        ctx.store(key + "-print", large)
+        out[(piece.piece_id, face)] = (small, large)
+    return {k: out[k] for k in keys}
+
+
 def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     game = report.model
-    info = counter_info(game)
-    module_px, print_size = info["image_px"], print_px(game)
-    images = render_all(game, [module_px, print_size], progress)
-    files: dict[Path, bytes] = {}
-    module_images = {}
-    for (pid, face), (small, large) in images.items():
-        small = counter_face.outline(small)
-        module_images[(pid, face)] = small
-        files[out_dir / COUNTERS_DIR / image_name(pid, face)] = png_bytes(small)
-        files[out_dir / PRINT_DIR / image_name(pid, face)] = png_bytes(large)
-    title = (game.doc.get("game") or {}).get("title") or game.id
+    ctx = buildcache.current()
     plist = pieces(game)
-    budget.check(game, CONTACT_SHEET, *contact_sheet_size(len(plist), module_px), "game.counter.image_px")
-    files[out_dir / CONTACT_SHEET] = png_bytes(contact_sheet(title, plist, module_images))
+    budget.check(game, CONTACT_SHEET, *contact_sheet_size(len(plist), counter_info(game)["image_px"]),
+                 "game.counter.image_px")   # before anything is drawn
+    faces = face_pngs(game, progress)
+    files: dict[Path, bytes] = {}
+    for (pid, face), (small, large) in faces.items():
+        files[out_dir / COUNTERS_DIR / image_name(pid, face)] = small
+        files[out_dir / PRINT_DIR / image_name(pid, face)] = large
+    title = (game.doc.get("game") or {}).get("title") or game.id
+    sheet_key = buildcache.digest("contact-sheet", buildcache.source_version(*RENDER_SOURCES), title,
+                                  [(p.piece_id, p.faces) for p in pieces(game)],
+                                  [buildcache.digest(small) for small, _ in faces.values()])
+
+    def draw_contact_sheet() -> bytes:
+        module_images = {k: Image.open(io.BytesIO(small)) for k, (small, _) in faces.items()}
+        return png_bytes(contact_sheet(title, plist, module_images))
+
+    files[out_dir / CONTACT_SHEET] = ctx.cached("contact sheet", sheet_key, draw_contact_sheet)
     for path, data in files.items():
-        write_bytes(path, data)
+        ctx.write(path, data)
     _remove_stale(out_dir, files)
     return sorted(files)
 

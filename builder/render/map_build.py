@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.atomic import write_bytes
+from builder import buildcache
 from builder.errors import BuildError
 from builder.progress import SILENT
 from builder.render import budget, map_data, map_image, map_legend
@@ -84,20 +84,21 @@ def render(map_doc, grid, progress=SILENT, holds=None, game=None, only=None) -> 
     plans = [p for p in _plan(data) if only is None or p[0].file in only]
     for info, _ in plans:  # every image, before any is drawn
         budget.check(game, f"map image {info.file}", *info.size, "grid.hex_size, fewer rows or columns")
-    out = []
-    for info, panel in plans:
-        label = f"map {info.file}"
-        if info.kind == "boxes":
-            from PIL import Image
-            img = Image.new("RGB", info.size, (255, 255, 255))
-            map_legend.draw_panel(img, data, panel)
-        else:
-            img = map_image.render_board(data, info.sheet, size=info.size, progress=progress, label=label)
-            if panel is not None:
-                left, top, w, h = map_image.board_rect(grid, None)
-                map_legend.draw_panel(img, data, panel, at=(w, 0))
-        out.append((info, img))
-    return out
+    return [(info, _draw(data, info, panel, progress)) for info, panel in plans]
+
+
+def _draw(data, info: MapImage, panel, progress=SILENT):
+    label = f"map {info.file}"
+    if info.kind == "boxes":
+        from PIL import Image
+        img = Image.new("RGB", info.size, (255, 255, 255))
+        map_legend.draw_panel(img, data, panel)
+    else:
+        img = map_image.render_board(data, info.sheet, size=info.size, progress=progress, label=label)
+        if panel is not None:
+            left, top, w, h = map_image.board_rect(data.grid, None)
+            map_legend.draw_panel(img, data, panel, at=(w, 0))
+    return img
 
 
 def png_bytes(img) -> bytes:
@@ -107,14 +108,53 @@ def png_bytes(img) -> bytes:
     return buf.getvalue()
 
 
+MAP_SOURCES = ("render", "geometry", "gamedata/mapterrain.py", "gamedata/box_loads.py")   # the map renderer's version
+_WORKER_PLAN = None   # (data, plan) a forked worker draws from (set before the pool starts)
+
+
+def _worker_draw(i: int) -> bytes:
+    data, plan = _WORKER_PLAN
+    info, panel = plan[i]
+    return png_bytes(_draw(data, info, panel))
+
+
 def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
+    """Each image is cached under a hash of the renderer's sources, the map data and the image's
+    place; only changed images are drawn (several at once in worker processes)."""
+    global _WORKER_PLAN
     game = report.model
     if game is None or game.map_doc is None or report.grid is None:
         raise BuildError("the game has no map (game.map) with a grid; nothing to draw")
+    ctx = buildcache.current()
+    holds = game_holds(game)
+    data = _load(game.map_doc, report.grid, holds)
+    plan = _plan(data)
+    for info, _ in plan:  # every image, before any is drawn
+        budget.check(game, f"map image {info.file}", *info.size, "grid.hex_size, fewer rows or columns")
+    # the boxes are sized for what the scenarios put in them: their loads are part of the key
+    version = buildcache.source_version(*MAP_SOURCES)
+    doc_key = buildcache.digest(game.map_doc, [sorted(holds[0].items()), holds[1]])
+    keys = [buildcache.digest("map-image", version, doc_key, info.__dict__) for info, _ in plan]
+    pngs = [ctx.lookup(k) for k in keys]
+    todo = [i for i, png in enumerate(pngs) if png is None]
+    ctx.count("map images", reused=len(plan) - len(todo), rebuilt=len(todo))
+    if len(todo) > 1 and ctx.jobs > 1:
+        import multiprocessing
+        _WORKER_PLAN = (data, plan)
+        try:
+            with multiprocessing.get_context("fork").Pool(min(ctx.jobs, len(todo))) as pool:
+                drawn = pool.map(_worker_draw, todo, chunksize=1)
+        finally:
+            _WORKER_PLAN = None
+    else:
+        drawn = [png_bytes(_draw(data, *plan[i], progress)) for i in todo]
+    for i, png in zip(todo, drawn):
+        ctx.store(keys[i], png)
+        pngs[i] = png
     written = []
-    for info, img in render(game.map_doc, report.grid, progress, holds=game_holds(game), game=game):
+    for (info, _), png in zip(plan, pngs):
         target = Path(out_dir) / info.file
-        write_bytes(target, png_bytes(img))
+        ctx.write(target, png)
         progress.note(f"{report.game}: {info.file} {info.size[0]}x{info.size[1]} px")
         written.append(target)
     return written

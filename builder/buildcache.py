@@ -1,0 +1,396 @@
+"""The build's content-addressed cache and its output writing.
+
+Every output (a counter face at one size, a map image, the module, the sheets PDF) is stored under
+a key: a hash of exactly what it is made from (the data it reads, the layout, the fonts, and a hash
+of the source files of the code that makes it, so a changed renderer invalidates its outputs). An
+output whose key is cached is neither rendered nor rewritten. Each entry carries the SHA-256 of its
+bytes and is verified on every read: a corrupt or truncated entry is dropped and rebuilt, never used.
+
+The cache lives in ``<out>/.cache/`` (beside the games' folders, so it survives between runs and
+goes away with the output). Build steps reach it through :func:`current`, which outside a
+``build`` is a context without a cache (everything rendered, one process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+CACHE_DIR = ".cache"
+
+
+# ------------------------------------------------------------------------------------ keys
+
+def _jsonable(obj):
+    return str(obj)   # dates and other YAML scalars: their text is what the data says
+
+
+def canonical(obj) -> bytes:
+    """A stable byte form of data (mappings in key order), for hashing."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=_jsonable).encode()
+
+
+def digest(*parts) -> str:
+    """SHA-256 (hex) of parts: bytes as they are, anything else in its canonical form."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p if isinstance(p, bytes) else canonical(p)
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def source_version(*names: str) -> str:
+    """Hash of the files (sources, fonts) under the named parts of the ``builder`` package
+    (folders or files, relative to it): the version of the code that makes an output."""
+    h = hashlib.sha256()
+    for name in names:
+        base = PACKAGE / name
+        files = sorted(p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
+            if base.is_dir() else [base]
+        for p in files:
+            h.update(str(p.relative_to(PACKAGE)).encode() + b"\0")
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------------- store
+
+class Cache:
+    """Verified content store: key -> bytes, with the SHA-256 of the bytes checked on every read.
+
+    One SQLite file (``sqlite3`` of the standard library) rather than a file per entry: a cold
+    build stores a thousand faces in one transaction instead of creating a thousand files. A
+    damaged database is a cold cache, never an error of the build."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.dropped = 0          # corrupt entries found (and removed) in this run
+        self._db = None
+
+    def _conn(self):
+        if self._db is None:
+            import sqlite3
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            for attempt in (1, 2):
+                try:
+                    db = sqlite3.connect(self.path)
+                    # no fsync at commit: a torn entry fails its hash, a torn database is rebuilt
+                    db.execute("PRAGMA synchronous = OFF")
+                    db.execute("CREATE TABLE IF NOT EXISTS entries "
+                               "(key TEXT PRIMARY KEY, sha BLOB NOT NULL, data BLOB NOT NULL)")
+                    self._db = db
+                    break
+                except sqlite3.DatabaseError:   # not a database any more: start a new one
+                    with contextlib.suppress(Exception):
+                        db.close()
+                    with contextlib.suppress(OSError):
+                        self.path.unlink()
+                    if attempt == 2:
+                        raise
+        return self._db
+
+    def get(self, key: str) -> bytes | None:
+        import sqlite3
+        try:
+            row = self._conn().execute("SELECT sha, data FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        sha, data = row
+        if hashlib.sha256(data).digest() != sha:
+            self.dropped += 1
+            with contextlib.suppress(sqlite3.Error):
+                self._conn().execute("DELETE FROM entries WHERE key = ?", (key,))
+            return None
+        return bytes(data)
+
+    def put(self, key: str, data: bytes) -> None:
+        import sqlite3
+        with contextlib.suppress(sqlite3.Error):    # a cache that cannot be written is only slower
+            self._conn().execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
+                                 (key, hashlib.sha256(data).digest(), data))
+
+    def flush(self) -> None:
+        """Commit what this run stored (a crash before it only loses cache entries)."""
+        import sqlite3
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.commit()
+
+    def close(self) -> None:
+        self.flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+@dataclass
+class Context:
+    """What the build steps share in one run: the cache, the number of worker processes, what
+    was rebuilt and reused, and images already made in this process (render once, use twice)."""
+
+    cache: Cache | None = None
+    jobs: int = 1
+    loose: bool = False      # writing into a staged folder (write_loose) rather than in place
+    rebuilt: dict = field(default_factory=dict)    # kind -> count
+    reused: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)       # key -> bytes made or read in this run
+    inputs: list = field(default_factory=list)     # the game's data files (for the manifest)
+    files: dict = field(default_factory=dict)      # path -> bytes of every file written in this run
+
+    def lookup(self, key: str) -> bytes | None:
+        data = self.memo.get(key)
+        if data is None and self.cache is not None:
+            data = self.cache.get(key)
+            if data is not None:
+                self.memo[key] = data
+        return data
+
+    def store(self, key: str, data: bytes) -> None:
+        self.memo[key] = data
+        if self.cache is not None:
+            self.cache.put(key, data)
+
+    def count(self, kind: str, rebuilt: int = 0, reused: int = 0) -> None:
+        if rebuilt:
+            self.rebuilt[kind] = self.rebuilt.get(kind, 0) + rebuilt
+        if reused:
+            self.reused[kind] = self.reused.get(kind, 0) + reused
+
+    def summary(self) -> str:
+        """What was rebuilt and what reused, e.g. 'rebuilt 2 counter faces, 1 module; reused ...'."""
+        def part(counts):
+            return ", ".join(f"{n:,} {kind}" for kind, n in counts.items()) or "nothing"
+        text = f"rebuilt {part(self.rebuilt)}; reused {part(self.reused)}"
+        if self.cache is not None and self.cache.dropped:
+            text += f" ({self.cache.dropped} corrupt cache entr{'y' if self.cache.dropped == 1 else 'ies'} dropped)"
+        return text
+
+    def write(self, path: Path, data: bytes) -> bool:
+        """Write one output file: in a staged folder without fsync and only if it changed,
+        otherwise atomically (builder.atomic). Returns whether it wrote."""
+        self.files[Path(path)] = data
+        if self.loose:
+            return write_loose(path, data)
+        from builder.atomic import write_bytes
+        write_bytes(path, data)
+        return True
+
+    def read(self, path: Path) -> bytes:
+        """A file's bytes: as this run wrote it (a later step gets an earlier step's images from
+        memory, not from the disk), else from the disk."""
+        data = self.files.get(Path(path))
+        return data if data is not None else Path(path).read_bytes()
+
+    def cached(self, kind: str, key: str, make) -> bytes:
+        """The bytes under ``key``, made by ``make()`` (and stored) only when not cached."""
+        data = self.lookup(key)
+        if data is not None:
+            self.count(kind, reused=1)
+            return data
+        data = make()
+        self.store(key, data)
+        self.count(kind, rebuilt=1)
+        return data
+
+
+_CURRENT: list[Context] = []
+
+
+def current() -> Context:
+    """The running build's context; outside a build, one without a cache, in one process."""
+    return _CURRENT[-1] if _CURRENT else Context()
+
+
+@contextlib.contextmanager
+def running(ctx: Context):
+    _CURRENT.append(ctx)
+    try:
+        yield ctx
+    finally:
+        _CURRENT.pop()
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------------------- output files
+
+def write_loose(path: Path, data: bytes) -> bool:
+    """Write one file of a staged output folder (see :func:`staged_dir`): nothing when it already
+    holds these bytes, else a new file (never in place: it may be a hard link to the previous
+    output). No fsync: the folder appears as a whole. Returns whether it wrote."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None:
+        if st.st_size == len(data) and Path(path).read_bytes() == data:
+            return False
+        os.unlink(path)
+    try:
+        fh = open(path, "wb")
+    except FileNotFoundError:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path, "wb")
+    with fh:
+        fh.write(data)
+    return True
+
+
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where unavailable."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    AT_FDCWD = -100
+    return fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0
+
+
+@contextlib.contextmanager
+def staged_dir(target: Path):
+    """Yield a temporary sibling of ``target`` that starts as a copy of it (hard links: nothing
+    is rewritten); on success it takes target's place at once, on failure it is removed and
+    target is untouched. A failed or interrupted build never leaves a half-written folder."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        if target.is_dir():
+            shutil.copytree(target, stage, copy_function=os.link, dirs_exist_ok=True)
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    os.chmod(stage, 0o777 & ~_umask())
+    if target.is_dir() and _exchange(stage, target):
+        shutil.rmtree(stage, ignore_errors=True)          # now the previous output
+        return
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+        os.rmdir(old)
+        os.replace(target, old)
+        os.replace(stage, target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(stage, target)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# ------------------------------------------------------------------------------- manifest
+
+def game_inputs(sources, report) -> list[Path]:
+    """The data files a game was built from: its counter files and its map's files."""
+    from builder.gamedata.sources import resolve_map
+
+    files = set(sources.counter_files)
+    if report.model is not None:
+        files |= set(resolve_map(report.model.doc, sources) or ())
+    return sorted(files)
+
+
+class Manifest:
+    """The record of a game's last complete build: a key over everything it was made from (the
+    tool's own files, the schemas, the game's data files, the steps) and the SHA-256 of every
+    file it wrote. When the key is the same and every file still has its hash, nothing changed:
+    the build is answered without validating or rendering anything."""
+
+    def __init__(self, out_root: Path, sources, steps: list[str]):
+        self.out_root = Path(out_root)
+        self.steps = list(steps)
+        self.sources = sources
+        self.path = None
+        if sources is not None:
+            name = digest([str(p) for p in sources.counter_files], self.steps)[:32]
+            self.path = self.out_root / CACHE_DIR / "manifests" / f"{name}.json"
+
+    def _key(self, inputs: list[str]) -> str:
+        from builder.shipped import SCHEMA_DIR
+        return digest("build-manifest", source_version("."), _folder_version(SCHEMA_DIR), self.steps,
+                      [str(p) for p in self.sources.counter_files], [(p, file_digest(Path(p))) for p in inputs])
+
+    def unchanged(self) -> tuple[str, list[str]] | None:
+        """(game id, output paths) when nothing changed since the recorded build, else None."""
+        if self.path is None:
+            return None
+        try:
+            m = json.loads(self.path.read_text())
+            if m["key"] != self._key(m["inputs"]):
+                return None
+            for rel, (sha, stamp) in m["outputs"].items():
+                # a file with the size, time and inode it was written with is what was written;
+                # any other is hashed and must still be the bytes written
+                path = self.out_root / rel
+                if _stamp(path) != stamp and file_digest(path) != sha:
+                    return None
+            return m["game"], [str(self.out_root / rel) for rel in m["outputs"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def record(self, game_id: str, inputs: list[Path], written: list[Path]) -> None:
+        if self.path is None:
+            return
+        ins = sorted({str(Path(p).resolve()) for p in [*self.sources.counter_files, *inputs]})
+        outputs = {os.path.relpath(p, self.out_root): (file_digest(Path(p)), _stamp(Path(p))) for p in written}
+        data = json.dumps({"game": game_id, "key": self._key(ins), "inputs": ins, "outputs": outputs},
+                          indent=1, sort_keys=True).encode()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=self.path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, self.path)
+
+
+def _stamp(path: Path) -> list | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _folder_version(folder: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(Path(folder).glob("*")) if Path(folder).is_dir() else []:
+        if p.is_file():
+            h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None

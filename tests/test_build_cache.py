@@ -1,0 +1,175 @@
+"""Incremental builds: a cached, a parallel and a clean build give the same bytes; a changed unit
+redraws only its faces; a corrupt cache entry is found and rebuilt; a crash leaves the old output."""
+
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from builder import buildcache
+from builder.cli import main
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every output file under root (the cache aside), by relative path."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and buildcache.CACHE_DIR not in p.relative_to(root).parts}
+
+
+def _build(game: Path, out: Path, capsys, *extra) -> str:
+    assert main(["build", str(game), "--out", str(out), *extra]) == 0
+    return capsys.readouterr().err
+
+
+def _summary(err: str) -> str:
+    return next(line for line in err.splitlines() if "rebuilt" in line or "nothing changed" in line)
+
+
+def test_cached_parallel_and_clean_builds_give_identical_bytes(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    clean, parallel = tmp_path / "clean", tmp_path / "parallel"
+    _build(game, clean, capsys, "--jobs", "1")
+    _build(game, parallel, capsys, "--jobs", "2")
+    assert _files(clean) == _files(parallel)
+    assert len(_files(clean)) > 5
+    # from the cache: the manifest gone, every output is looked up by its key (nothing drawn)
+    shutil.rmtree(parallel / buildcache.CACHE_DIR / "manifests")
+    shutil.rmtree(parallel / "tiny")
+    (parallel / "tiny-counters.pdf").unlink()
+    summary = _summary(_build(game, parallel, capsys, "--jobs", "2"))
+    assert re.search(r"rebuilt nothing; reused \d+ map images?, \d+ counter faces, 1 contact sheet, 1 module, "
+                     r"1 sheets PDF", summary), summary
+    assert _files(clean) == _files(parallel)
+    # nothing changed: answered from the manifest, no file rewritten
+    stamps = {p: p.stat().st_mtime_ns for p in (parallel / "tiny").rglob("*.png")}
+    assert "nothing changed" in _summary(_build(game, parallel, capsys))
+    assert stamps == {p: p.stat().st_mtime_ns for p in (parallel / "tiny").rglob("*.png")}
+
+
+def test_changing_one_unit_redraws_its_faces_and_repackages_the_module_only(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    before = _files(out)
+    text = game.read_text()
+    assert "front: {attack: 6" in text
+    game.write_text(text.replace("front: {attack: 6", "front: {attack: 7", 1))
+    summary = _summary(_build(game, out, capsys))
+    assert re.search(r"rebuilt 2 counter faces, 1 contact sheet, 1 module, 1 sheets PDF; reused \d+ map image",
+                     summary), summary
+    after = _files(out)
+    changed = {name for name in after if after[name] != before.get(name)}
+    faces = {name for name in changed if name.startswith("tiny/counters/")}
+    # the unit's front at module and print size (its back was redrawn too, to the same bytes)
+    assert len(faces) == 2 and {Path(n).name for n in faces} == {"blue-3-front.png"}
+    assert changed - faces == {"tiny/tiny.vmod", "tiny/counter-contact-sheet.png", "tiny-counters.pdf"}
+
+
+def test_a_corrupt_cache_entry_is_dropped_and_rebuilt(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    good = _files(out)
+    with sqlite3.connect(out / buildcache.CACHE_DIR / "objects.sqlite") as db:   # one flipped bit
+        key, data = db.execute("SELECT key, data FROM entries WHERE length(data) > 1000 LIMIT 1").fetchone()
+        data = bytearray(data)
+        data[-10] ^= 0x01
+        db.execute("UPDATE entries SET data = ? WHERE key = ?", (bytes(data), key))
+    shutil.rmtree(out / buildcache.CACHE_DIR / "manifests")
+    shutil.rmtree(out / "tiny")
+    (out / "tiny-counters.pdf").unlink()
+    summary = _summary(_build(game, out, capsys))
+    assert "(1 corrupt cache entry dropped)" in summary and "rebuilt nothing" not in summary
+    assert _files(out) == good
+
+
+def test_an_edited_output_is_noticed(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    good = _files(out)
+    (out / "tiny" / "map.png").write_bytes(b"not a map")
+    assert "nothing changed" not in _summary(_build(game, out, capsys))
+    assert _files(out) == good
+
+
+def test_a_crash_mid_build_leaves_the_previous_output(tiny_game, tmp_path, capsys, monkeypatch):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    good = _files(out)
+    game.write_text(game.read_text().replace("front: {attack: 6", "front: {attack: 7", 1))
+    from builder.module import package
+
+    def crash(*_a, **_k):
+        raise RuntimeError("simulated crash after the counters were written")
+    monkeypatch.setattr(package, "assemble", crash)
+    with pytest.raises(RuntimeError):
+        main(["build", str(game), "--out", str(out), "-q"])
+    assert _files(out) == good
+    assert [p.name for p in out.iterdir() if p.name.startswith(".") and p.name != buildcache.CACHE_DIR] == []
+
+
+def test_staged_dir_replaces_the_folder_at_once_or_not_at_all(tmp_path):
+    target = tmp_path / "game"
+    target.mkdir()
+    (target / "old.png").write_bytes(b"old")
+    (target / "same.png").write_bytes(b"same")
+    with buildcache.staged_dir(target) as stage:
+        assert (stage / "old.png").read_bytes() == b"old"       # starts as the previous output
+        assert not buildcache.write_loose(stage / "same.png", b"same")   # unchanged: not rewritten
+        assert buildcache.write_loose(stage / "old.png", b"new")
+        assert (target / "old.png").read_bytes() == b"old"      # a hard link is never written through
+    assert (target / "old.png").read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+    with pytest.raises(KeyError):
+        with buildcache.staged_dir(target) as stage:
+            buildcache.write_loose(stage / "old.png", b"half")
+            raise KeyError("boom")
+    assert (target / "old.png").read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_cache_entries_are_verified_and_a_damaged_database_is_a_cold_cache(tmp_path):
+    cache = buildcache.Cache(tmp_path / "c.sqlite")
+    cache.put("k1", b"payload")
+    cache.put("k2", b"other")
+    cache.close()
+    with sqlite3.connect(tmp_path / "c.sqlite") as db:
+        db.execute("UPDATE entries SET data = ? WHERE key = 'k2'", (b"othe",))   # truncated
+    cache = buildcache.Cache(tmp_path / "c.sqlite")
+    assert cache.get("k1") == b"payload"
+    assert cache.get("k2") is None and cache.dropped == 1
+    assert cache.get("k2") is None and cache.dropped == 1          # dropped, not found again
+    assert cache.get("k3") is None
+    cache.close()
+    (tmp_path / "c.sqlite").write_bytes(b"garbage" * 1000)          # not a database at all
+    cache = buildcache.Cache(tmp_path / "c.sqlite")
+    assert cache.get("k1") is None
+    cache.put("k1", b"again")
+    assert cache.get("k1") == b"again"
+    cache.close()
+
+
+def test_the_sheets_are_made_from_the_print_faces_not_a_second_drawing(tiny_game, tmp_path, monkeypatch):
+    """Render once, use twice: the PDF from the build's print PNGs is the PDF of the same pixels."""
+    from builder.gamedata.validate import validate_game
+    from builder.publish import sheets
+    from builder.render import counter_build, counter_face
+
+    game = validate_game(str(tiny_game / "game.yaml")).model
+    faces = counter_build.face_pngs(game)
+    sizes = [counter_build.counter_info(game)["image_px"], counter_build.print_px(game)]
+    drawn = []
+
+    def no_drawing(*_a):
+        drawn.append(1)
+        raise AssertionError("the sheets drew a counter again")
+    monkeypatch.setattr(sheets, "render", no_drawing)
+    sheets.write_sheets(game, tmp_path / "a.pdf", faces={k: v[1] for k, v in faces.items()})
+    assert drawn == []
+    monkeypatch.setattr(sheets, "render", lambda g, p, f, _s: [counter_face.render(g, p, f, sizes)[1]])
+    sheets.write_sheets(game, tmp_path / "b.pdf")
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
