@@ -276,7 +276,8 @@ def staged_dir(target: Path):
     target is untouched. A failed or interrupted build never leaves a half-written folder."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    _remove_dead_stages(target)
+    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}~", suffix=".tmp", dir=target.parent))
     try:
         if target.is_dir():
             shutil.copytree(target, stage, copy_function=os.link, dirs_exist_ok=True)
@@ -296,6 +297,16 @@ def staged_dir(target: Path):
         shutil.rmtree(old, ignore_errors=True)
     else:
         os.replace(stage, target)
+
+
+def _remove_dead_stages(target: Path) -> None:
+    """Staged folders a killed build left beside target (``.NAME.PID~XXXX.tmp``, PID gone)."""
+    from builder.atomic import _TMP_NAME, _alive
+
+    for path in target.parent.glob(f".{target.name}.*.tmp"):
+        m = _TMP_NAME.fullmatch(path.name)
+        if m and path.is_dir() and not _alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _umask() -> int:

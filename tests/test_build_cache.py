@@ -115,6 +115,7 @@ def test_a_crash_mid_build_leaves_the_previous_output(tiny_game, tmp_path, capsy
 def test_staged_dir_replaces_the_folder_at_once_or_not_at_all(tmp_path):
     target = tmp_path / "game"
     target.mkdir()
+    (tmp_path / ".game.999999999~dead.tmp").mkdir()      # a killed build's staged folder
     (target / "old.png").write_bytes(b"old")
     (target / "same.png").write_bytes(b"same")
     with buildcache.staged_dir(target) as stage:

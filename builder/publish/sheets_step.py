@@ -22,6 +22,10 @@ def build(report, out_dir: Path, progress) -> list[Path]:
     game = report.model
     ctx = buildcache.current()
     out = out_dir.parent / f"{report.game}-counters.pdf"
+    try:   # the layout first: a counter that does not fit the paper is one line, nothing drawn
+        _layout(game)
+    except ValueError as exc:
+        raise BuildError(str(exc)) from None
     faces = face_pngs(game, progress, count=False)
     info = counter_info(game)
     key = buildcache.digest("sheets", buildcache.source_version(*SHEET_SOURCES), _OPTIONS,
@@ -43,3 +47,13 @@ def build(report, out_dir: Path, progress) -> list[Path]:
         write_bytes(out, data)
         ctx.count("sheets PDF", reused=1)
     return [out]
+
+
+def _layout(game) -> None:
+    from builder.publish.sheet_layout import layout
+    from builder.publish.sheets import groups_for
+    from builder.render.counter_build import counter_info
+
+    paper, back_offset, bleed, crop_marks, _ = _OPTIONS
+    title = (game.doc.get("game") or {}).get("title") or game.id
+    layout(groups_for(game), paper, counter_info(game)["size_mm"], bleed, back_offset, title, crop_marks)
