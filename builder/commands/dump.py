@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from builder.vassal.archive import SafeZip
-from builder.vassal.buildfile import BuildFile, read_module
 from builder.vassal.errors import NotAVassalFile, VassalFormatError
 from builder.vassal.files import InputFileError, regular_file_problem
 from builder.vassal.report import format_lines, module_lines, module_summary, save_report, save_report_json
@@ -49,6 +48,8 @@ def _is_module(path: Path) -> bool:
 
 
 def _module(path: Path, as_json: bool) -> str:
+    from builder.vassal.buildfile import BuildFile, read_module   # lxml loads for modules only
+
     if _is_xml(path):
         bf, setups = BuildFile.read(path), []
     else:

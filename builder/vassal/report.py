@@ -106,18 +106,23 @@ def _change_details(c: ChangePiece, types: dict[str, str], mask: str | None) -> 
     try:
         new = Piece.decode(t, c.new_state)
         old = Piece.decode(t, c.old_state) if c.old_state is not None else None
+        new_layers, old_layers = new.layers, old.layers if old is not None else []
     except VassalFormatError:
         return None
+    described_new = described_old = None   # each piece described once, when a layer changed
     changes = []
-    for i, layer in enumerate(new.layers):
-        before = old.layers[i] if old is not None and i < len(old.layers) else None
+    for i, layer in enumerate(new_layers):
+        before = old_layers[i] if i < len(old_layers) else None
         if before is not None and before.state_string() == layer.state_string():
             continue
         entry: dict[str, Any] = {"layer": i, "trait": layer.id}
-        d_new = new.describe(mask=mask)["layers"][i]["state"]
-        entry["new"] = d_new
+        if described_new is None:
+            described_new = new.describe(mask=mask)["layers"]
+        entry["new"] = described_new[i]["state"]
         if before is not None:
-            entry["old"] = old.describe(mask=mask)["layers"][i]["state"]  # type: ignore[union-attr]
+            if described_old is None:
+                described_old = old.describe(mask=mask)["layers"]  # type: ignore[union-attr]
+            entry["old"] = described_old[i]["state"]
         changes.append(entry)
     return {"name": new.display_name, "changes": changes}
 

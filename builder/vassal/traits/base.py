@@ -293,7 +293,7 @@ class Trait:
             if len(_AS_DICT) >= 8192:
                 _AS_DICT.clear()
             d = _AS_DICT[key] = self._as_dict()
-        return {k: list(v) if isinstance(v, list) else v for k, v in d.items()}
+        return dict(d)
 
     def _as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
