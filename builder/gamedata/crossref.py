@@ -65,6 +65,8 @@ class Checker:
         self.calendar()
         self.scenarios()
         self.map_checks()
+        from .crossref_engines import check as engine_data
+        engine_data(self)
         return self.out
 
     def unique_ids(self):
