@@ -1,43 +1,52 @@
 #!/usr/bin/env python3
-"""Benchmark the audit: replay and check a generated N-move End of the Iron Dream log.
+"""Benchmark the audit: a generated End of the Iron Dream log of N commands, read and audited in a
+fresh process (so peak memory is the audit's own).
 
-The log is built with the codec from the module's own pieces (tests/test_audit_support.py): every
-unit of the game placed on a playable hex, then N moves of one to four hexes by units of the phasing
-side in the three Operational Movement phases (so every move is judged by every rule, including a
-Dijkstra search), a phase change every 100 moves, some stack drags and flips. Times, best of R:
+The log is written as a stream (it is never held whole, so 1,000,000 commands are as cheap to make
+as to read), from the module's own pieces as tests/test_audit_support.py places them: every unit on
+a land hex, then the three Operational Movement phases in turn; in each, units of the phasing side
+move once each, one or two hexes, and every move is reported in the chat as VASSAL's auto-report
+does (two commands per move); now and then a unit flips. Times in the child, best of R:
 
-* ``decode`` — builder.vassal.savefile.read_save + every leaf command visited, LOG wrappers entered
-  (what any reader pays);
-* ``replay`` — read + replay into the position with no rule attached (locations, stacks, faces, phases);
-* ``audit``  — builder.audit.audit_file on the same file: read, replay, rules (the game's audit
-  context is built once beforehand and timed apart, as ``context``);
+* ``decode`` — builder.vassal.savefile.SaveStream: inflate, de-obfuscate, parse every top-level
+  command and visit every leaf (what any streaming reader pays);
+* ``audit``  — builder.audit.audit_file on the same file: read, replay, engines and rules (the
+  audit context is built once beforehand, timed apart as ``context``).
 
-and moves per second and the ratio audit/decode.
+Printed: commands per second for both, the ratio audit/decode, and the child's peak RSS.
 
-Usage: ``python benchmarks/bench_audit.py [--moves N] [--repeat R]``.
+Usage: ``python benchmarks/bench_audit.py [--commands N ...] [--repeat R]`` (default 100000; give
+several sizes, e.g. ``--commands 100000 1000000``, to see that memory stays flat).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from builder.audit import replay as replay_mod  # noqa: E402
-from builder.audit.report import AuditResult  # noqa: E402
-from builder.audit.rules import RuleSet  # noqa: E402
-from builder.vassal.commands import Compound, Log  # noqa: E402
-from builder.vassal.savefile import read_save  # noqa: E402
-from test_audit_support import LogBuilder, game  # noqa: E402
+KEY = 0x21
 
 
-def generate(n_moves: int, seed: int = 1) -> tuple[bytes, int]:
+def _xor(key: int) -> bytes:
+    return bytes(b ^ key for b in range(256))
+
+
+def generate(path: Path, n_commands: int, seed: int = 1) -> int:
+    """Write a log of about *n_commands* leaf commands to *path*; returns the leaf count."""
+    from builder.vassal.commands import Chat, Compound, Log
+    from builder.vassal.savefile import VCSK_HEADER, make_metadata
+    from test_audit_support import LogBuilder, game
+
     kit = game("iron-dream")
     g, ctx = kit.report.grid, kit.ctx
     rnd = random.Random(seed)
@@ -50,97 +59,127 @@ def generate(n_moves: int, seed: int = 1) -> tuple[bytes, int]:
     op = [(i, [p["id"] for p in pt["phases"]].index(f"{pt['id'].split('-')[0]}-operational-movement"), pt["side"])
           for i, pt in enumerate(cal.sequence)]
     lb = LogBuilder(kit, start, turn=1, player_turn=op[0][0], phase=op[0][1])
-    where = {uid: g.parse(h) for uid, h in start.items()}
-    turn_i, slot, stacks = 0, 0, 0
-    for k in range(n_moves):
-        if k and k % 100 == 0:
+    table = _xor(KEY)
+    count = 0
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z, \
+            z.open("savedGame", "w", force_zip64=True) as out:
+        out.write(VCSK_HEADER + b"%02x" % KEY)
+
+        def emit(node, first=False) -> None:
+            text = ("" if first else "\x1b") + node.encode()
+            out.write(text.encode("utf-8").translate(table).hex().encode("ascii"))
+
+        for i, item in enumerate(lb.setup):
+            emit(item, first=i == 0)
+        hexes = {uid: g.parse(h) for uid, h in start.items()}
+        turn_i, slot = 0, 0
+
+        def flush() -> int:
+            n = 0
+            for entry in lb.entries:
+                emit(entry)
+                n += 1
+            lb.entries.clear()
+            return n
+
+        while count < n_commands:
+            side = op[slot][2]
+            for uid in rnd.sample(sides[side], min(len(sides[side]), 40)):
+                h = hexes[uid]
+                for _ in range(rnd.randint(1, 2)):
+                    nbrs = [n for n in g.neighbours(h) if ctx.terrain(n) == "clear"]
+                    if nbrs:
+                        h = rnd.choice(nbrs)
+                frm, hexes[uid] = g.name(hexes[uid]), h
+                lb.move(uid, g.name(h))
+                move = lb.entries.pop()           # with the chat line VASSAL's auto-report adds
+                emit(Compound([move, Log(Chat.parse(f"CHAT* {uid} moves {frm} -> {g.name(h)} *"))]))
+                count += 2
+                if rnd.random() < 0.02:
+                    lb.flip(uid)
+                    count += flush()
+                if count >= n_commands:
+                    break
             slot = (slot + 1) % len(op)
             if slot == 0:
                 turn_i = (turn_i + 1) % len(cal.turns)
             lb.phase(cal.turns[turn_i], op[slot][0], op[slot][1])
-        side = op[slot][2]
-        uid = rnd.choice(sides[side])
-        h = where[uid]
-        for _ in range(rnd.randint(1, 4)):
-            nbrs = [n for n in g.neighbours(h) if ctx.terrain(n) != "sea"]
-            if nbrs:
-                h = rnd.choice(nbrs)
-        where[uid] = h
-        if k % 50 == 7:
-            lb.flip(uid, 2 if rnd.random() < 0.5 else 1)
-        lb.move(uid, g.name(h))
-        if k % 97 == 13:      # drag two units together as a stack (2 unit moves, counted as 1 here)
-            other = rnd.choice(sides[side])
-            if other != uid:
-                stacks += 1
-                lb.move(other, g.name(h))
-                where[other] = h
-                lb.move_stack(f"s{stacks}", [uid, other], g.name(h))
-    return lb.bytes(), len(lb.entries)
+            count += flush()
+        z_meta = lb.kit
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("savedata", make_metadata(version=z_meta.version, date_saved=0))
+        z.writestr("moduledata", make_metadata(name=z_meta.title, version=z_meta.version, date_saved=0))
+    return count
 
 
-def decode_only(path: Path) -> int:
-    save = read_save(path)
+CHILD = r"""
+import json, resource, sys, time
+sys.path[:0] = [sys.argv[2], sys.argv[2] + "/tests"]
+from builder.audit import audit_file
+from builder.audit.context import AuditContext
+from builder.gamedata.validate import validate_game
+from builder.vassal.commands import Compound, Log
+from builder.vassal.savefile import SaveStream
+path, repeat = sys.argv[1], int(sys.argv[3])
+
+def decode():
     n = 0
-    stack = [save.commands]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Log):
-            stack.append(node.inner)
-        elif isinstance(node, Compound):
-            stack.extend(node.items)
-        else:
-            n += 1
+    for _, _, node in SaveStream(path):
+        stack = [node]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, Log):
+                stack.append(x.inner)
+            elif isinstance(x, Compound):
+                stack.extend(x.items)
+            else:
+                n += 1
     return n
 
-
-def audit_only(path: Path, ctx) -> AuditResult:
-    rs = RuleSet.for_game(ctx)
-    result = AuditResult(game=ctx.game_id, file=str(path), not_checked=rs.not_checked)
-    rs.bind(result)
-    result.absorb(replay_mod.replay_file(path, ctx, [rs]))
-    return result
-
-
-def best(fn, repeat: int):
+def best(fn):
     times, out = [], None
     for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
+        t = time.perf_counter(); out = fn(); times.append(time.perf_counter() - t)
     return min(times), out
+
+t = time.perf_counter(); ctx = AuditContext.from_report(validate_game("iron-dream")); t_ctx = time.perf_counter() - t
+t_dec, leaves = best(decode)
+rss_decode = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t_aud, result = best(lambda: audit_file(ctx, path))
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"context": t_ctx, "decode": t_dec, "audit": t_aud, "leaves": leaves, "moves": result.moves,
+                  "findings": result.by_rule(), "rss_decode_kb": rss_decode, "rss_kb": rss}))
+"""
+
+
+def measure(path: Path, repeat: int) -> dict:
+    r = subprocess.run([sys.executable, "-c", CHILD, str(path), str(REPO), str(repeat)],
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=10_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--commands", type=int, nargs="+", default=[100_000])
+    ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
-
-    t = time.perf_counter()
-    data, entries = generate(args.moves)
-    t_gen = time.perf_counter() - t
     tmp = Path(tempfile.mkdtemp(prefix="bench-audit-"))
-    path = tmp / "bench.vlog"
-    path.write_bytes(data)
-
-    from builder.audit.context import AuditContext
-    kit = game("iron-dream")
-    t_ctx, ctx = best(lambda: AuditContext.from_report(kit.report), 1)
-    t_dec, leaves = best(lambda: decode_only(path), args.repeat)
-    t_rep, stats = best(lambda: replay_mod.replay_file(path, ctx, []), args.repeat)
-    t_aud, result = best(lambda: audit_only(path, ctx), args.repeat)
-    by_rule: dict = {}
-    for f in result.findings:
-        by_rule[f.rule] = by_rule.get(f.rule, 0) + 1
-    print(f"log: {path.stat().st_size:,} bytes, {entries:,} entries, {leaves:,} leaf commands "
-          f"(generated in {t_gen:.2f} s)")
-    print(f"context   {t_ctx * 1000:9.1f} ms  (validated game -> audit context, once per run)")
-    print(f"decode    {t_dec * 1000:9.1f} ms  ({leaves / t_dec:,.0f} commands/s)")
-    print(f"replay    {t_rep * 1000:9.1f} ms  ({stats.moves / t_rep:,.0f} moves/s, no rules)")
-    print(f"audit     {t_aud * 1000:9.1f} ms  ({result.moves:,} unit moves, {result.moves / t_aud:,.0f} moves/s, "
-          f"{len(result.findings):,} findings {by_rule})")
-    print(f"ratio replay/decode: {t_rep / t_dec:.2f}, audit/decode: {t_aud / t_dec:.2f}")
+    for n in args.commands:
+        path = tmp / f"bench-{n}.vlog"
+        t = time.perf_counter()
+        made = generate(path, n)
+        t_gen = time.perf_counter() - t
+        m = measure(path, args.repeat)
+        print(f"log: {n:,} commands asked, {m['leaves']:,} leaf commands, {path.stat().st_size:,} bytes "
+              f"(written in {t_gen:.1f} s)")
+        print(f"  context   {m['context'] * 1000:9.1f} ms  (validated game -> audit context, once per run)")
+        print(f"  decode    {m['decode'] * 1000:9.1f} ms  ({m['leaves'] / m['decode']:,.0f} commands/s, streaming)")
+        print(f"  audit     {m['audit'] * 1000:9.1f} ms  ({m['leaves'] / m['audit']:,.0f} commands/s, "
+              f"{m['moves']:,} unit moves, findings {m['findings']})")
+        print(f"  ratio audit/decode: {m['audit'] / m['decode']:.2f}; peak RSS {m['rss_kb'] / 1024:.0f} MB "
+              f"(after decode only: {m['rss_decode_kb'] / 1024:.0f} MB)")
+        path.unlink()
+        del made
     return 0
 
 

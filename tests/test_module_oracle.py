@@ -11,7 +11,7 @@ from functools import lru_cache
 import pytest
 
 from oracle_support import run_oracle
-from test_module_support import GAMES, plans, report, vmod
+from test_module_support import GAMES, entries, plans, report, vmod
 
 pytestmark = pytest.mark.oracle
 
@@ -32,6 +32,8 @@ def oracle(game: str) -> dict:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_engine_loads_module_cleanly(game):
+    from builder.module.gamedata_entry import ENTRY
+    assert ENTRY in entries(game)                 # the game data the audit reads is loaded with the rest
     o = oracle(game)
     assert o.get("loaded") is True, o.get("load_error")
     assert o["_exit"] in (0, 3)

@@ -8,6 +8,7 @@ the working: for a move, the cheapest path hex by hex with each step's cost and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -77,6 +78,12 @@ def explain_path(ctx, found, allowance) -> dict:
     return {"allowance": allowance, "cost": found[0], "path": steps}
 
 
+def _short(reason: str) -> str:
+    """A not-checked rule's name: its reason up to the first colon, semicolon or bracket."""
+    name = re.split(r"[:;(]", reason, maxsplit=1)[0].strip().rstrip(",")
+    return name if len(name) <= 60 else name[:57].rsplit(" ", 1)[0] + "..."
+
+
 def _fmt(v) -> str:
     if v is None:
         return "?"
@@ -129,7 +136,7 @@ class AuditResult:
 
     def not_checked_line(self) -> str:
         """The rules not checked, in one line: each one's name (the part before its colon)."""
-        names = [n.split(":", 1)[0].strip() for n in self.not_checked]
+        names = [_short(n) for n in self.not_checked]
         return f"not checked ({len(names)}, reasons in --json): " + "; ".join(names)
 
     def summary_line(self) -> str:
