@@ -108,7 +108,7 @@ def slot_box(at: str, frame, m: float = 0.08) -> tuple[tuple[float, float, float
         "center": ((lo, fy0, hi, fy1), "m"),
         "symbol-right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "l"),
         "right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "r"),
-        "below-symbol": ((max(0.1, lo), fy1 + 0.005, min(0.9, hi), bottom[0]), "m"),
+        "below-symbol": ((max(0.1, lo), fy1 + 0.02, min(0.9, hi), bottom[0]), "m"),   # clear of the frame's stroke
         "bottom-left": ((lo, bottom[0], 0.4, bottom[1]), "l"),
         "bottom": ((lo, bottom[0], hi, bottom[1]), "m"),
         "bottom-right": ((0.6, bottom[0], hi, bottom[1]), "r"),
@@ -143,7 +143,8 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
         # The data leaves this back blank: it shows only the unit's name (as printed blank backs do).
         name = ct.printed(unit.get("name") or unit.get("id"))
         fitted = ct.fit(draw, name, S * 0.86, S * 0.5, S * 0.22, "bold", where)
-        ct.draw_fitted(draw, fitted, S / 2, S / 2, colors["text"])
+        ink = ct.draw_fitted(draw, fitted, S / 2, S / 2, colors["text"])
+        ct.note(draw, "blank back", (S * 0.07, S * 0.25, S * 0.93, S * 0.75), ink, fitted.size)
         return
     values = values or {}
     layout = layout_of(game, unit)
@@ -188,6 +189,7 @@ def _draw_symbol(draw, S, game, unit, frame, colors, where, fill=None):
         paper = parse_color(fill, f"{where}: fill_when colour")
         ink = contrast(paper)
     nato.draw_frame(draw, _px(frame, S), glyphs, ink, paper, S * 0.022, utype.get("text"))
+    ct.note(draw, "symbol frame", _px(frame, S), _px(frame, S), 0)
 
 
 def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
@@ -204,6 +206,8 @@ def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
     # Sit the mark on the frame's top edge, as printed marks do.
     f = ct.fonts.font(fitted.size, "bold")
     draw.text(((x0 + x1) / 2, y1), mark, font=f, fill=ink, anchor="md")
+    ct.note(draw, f"size {at}", (x0, y0, x1, y1), draw.textbbox(((x0 + x1) / 2, y1), mark, font=f, anchor="md"),
+            fitted.size)
 
 
 def _draw_steps(draw, S, unit, values, face, at, frame, ink):
@@ -259,7 +263,8 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
     elif show == "label":
         text = ct.expand(slot.get("text", ""), game, unit, values, where)
         if text:
-            ind.label(draw, S, text, px, align, ink, size, f"{where}: label at {at}")
+            rect, font_px = ind.label(draw, S, text, px, align, ink, size, f"{where}: label at {at}")
+            ct.note(draw, f"label {at}", px, rect, font_px)
     else:  # dot, circle: centred on the text printed at this position
         target = slot if "text" in slot else _text_slot_at(layout, slot, at, face, unit, values)
         extent = _text_extent(draw, S, game, unit, values, target, at, frame, where) if target else None
@@ -335,23 +340,21 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
         return
     cy = (y0 + y1) / 2
     if box_style:
-        f = ct.fonts.font(fitted.size, style)
-        w = max(draw.textlength(line, font=f) for line in fitted.lines)
-        asc, desc = f.getmetrics()
-        h = (asc + desc) * 0.9 * len(fitted.lines)
+        # The box frames the ink of the text (not the font's line height), so it stays in its slot.
+        ink_box = ct.fitted_box(draw, fitted, (x0 + x1) / 2, cy, align, x0, x1)
         pad = fitted.size * 0.12
-        bx = {"l": x0, "r": x1 - w, "m": (x0 + x1 - w) / 2}[align]
-        rect = (bx - pad, cy - h / 2 - pad * 0.5, bx + w + pad, cy + h / 2 + pad * 0.2)
+        rect = (ink_box[0] - pad, ink_box[1] - pad, ink_box[2] + pad, ink_box[3] + pad)
         fill = parse_color(box_style["fill"], f"{where}: box fill") if box_style.get("fill") else None
         outline = parse_color(box_style["outline"], f"{where}: box outline") if box_style.get("outline") else None
         draw.rectangle(rect, fill=fill, outline=outline, width=max(1, int(S * 0.012)))
-    ct.draw_fitted(draw, fitted, (x0 + x1) / 2, cy, ink, align, x0, x1)
+    drawn = ct.draw_fitted(draw, fitted, (x0 + x1) / 2, cy, ink, align, x0, x1)
+    ct.note(draw, at, (x0, y0, x1, y1), rect if box_style else drawn, fitted.size, ct.prints_value(slot["text"], game))
 
 
 def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
     (x0, _, x1, _), _ = slot_box(at, frame, draw.safe)
     corner = "top-right" if at == "symbol-right" else "top-left"
-    top = frame[1] if corner in used else 0.04
+    top = frame[1] if corner in used else max(0.04, draw.safe)
     bottom = 0.72
     length, thick = (bottom - top) * S, (x1 - x0) * S
     fitted = ct.fit(draw, text, length, thick, size * S, style, f"{where}: slot {at}", wrap=False)
@@ -361,6 +364,9 @@ def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
     strip = strip.rotate(90, expand=True)
     pos = (int(round((x0 + x1) / 2 * S - strip.width / 2)), int(round((top + bottom) / 2 * S - strip.height / 2)))
     draw.canvas.paste(strip, pos, strip)
+    ink = strip.getbbox() or (0, 0, 0, 0)
+    ct.note(draw, at, (x0 * S, top * S, x1 * S, bottom * S),
+            (pos[0] + ink[0], pos[1] + ink[1], pos[0] + ink[2], pos[1] + ink[3]), fitted.size)
 
 
 # ---------------------------------------------------------------- markers
@@ -396,12 +402,14 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         h = (bottom - top) * S
         size = min(S * 0.4, h * 0.9)
         fitted = ct.fit(draw, text, x1 - x0, h, size, "bold", where, min_scale=0.25)
-        ct.draw_fitted(draw, fitted, S / 2, (top + bottom) / 2 * S, colors["text"])
+        drawn = ct.draw_fitted(draw, fitted, S / 2, (top + bottom) / 2 * S, colors["text"])
+        ct.note(draw, "marker text", (x0, top * S, x1, bottom * S), drawn, fitted.size, True)
     if sub:
         top = 0.64 if text else inner
         h = (1 - inner - top) * S
         fitted = ct.fit(draw, sub, x1 - x0, h, min(S * 0.17, h), "regular", where, min_scale=0.4)
-        ct.draw_fitted(draw, fitted, S / 2, (top + 1 - inner) / 2 * S, colors["text"])
+        drawn = ct.draw_fitted(draw, fitted, S / 2, (top + 1 - inner) / 2 * S, colors["text"])
+        ct.note(draw, "marker subtext", (x0, top * S, x1, (1 - inner) * S), drawn, fitted.size)
 
 
 def _marker_arrow(draw, S, way: str, ink, inner: float) -> float:

@@ -103,7 +103,7 @@ def band(draw, S, at, box, ink, size) -> None:
     _paint(draw, ink, lambda d, c: d.rectangle(rect, fill=c))
 
 
-def label(draw, S, text, box, align, fill, size, where) -> None:
+def label(draw, S, text, box, align, fill, size, where):
     """``text`` in bold on a small box of ``fill``, the word in black or white to read on it."""
     x0, y0, x1, y1 = box
     pad = S * 0.015
@@ -117,6 +117,7 @@ def label(draw, S, text, box, align, fill, size, where) -> None:
     rect = (tb[0] - pad, tb[1] - pad, tb[2] + pad, tb[3] + pad)
     _paint(draw, fill, lambda d, c: d.rectangle(rect, fill=c))
     draw.text((anchor_x, cy), text, font=f, fill=contrast(fill), anchor=align + "m")
+    return rect, fitted.size
 
 
 def cross(draw, S, ink, size) -> None:

@@ -95,12 +95,6 @@ class Fitted:
     style: str
 
 
-def _measure(draw, lines, f):
-    widths = [draw.textlength(line, font=f) for line in lines]
-    asc, desc = f.getmetrics()
-    return max(widths) if widths else 0, len(lines) * (asc + desc) * 0.9
-
-
 def _wraps(text: str):
     yield [text]
     words = text.split(" ")
@@ -114,26 +108,62 @@ def _wraps(text: str):
 
 def fit(draw, text: str, box_w: float, box_h: float, size: float, style: str, where: str,
         min_scale: float = MIN_SCALE, wrap: bool = True) -> Fitted:
-    """The largest size <= ``size`` (px) at which ``text`` fits the box, on one line or wrapped at spaces."""
+    """The largest size <= ``size`` (px) at which ``text``'s ink fits the box, centred in it, on one line or
+    wrapped at spaces (the ink, descenders included, not the font's nominal line height)."""
     scale = 1.0
     while scale >= min_scale - 1e-9:
-        f = fonts.font(size * scale, style)
         for lines in (_wraps(text) if wrap else [[text]]):
-            w, h = _measure(draw, lines, f)
-            if w <= box_w and h <= box_h * 1.15:
-                return Fitted(lines, size * scale, style)
+            trial = Fitted(lines, size * scale, style)
+            x0, y0, x1, y1 = fitted_box(draw, trial, 0, 0)
+            if x1 - x0 <= box_w and max(-y0, y1) <= box_h / 2 + 0.5:
+                return trial
         scale -= 0.05
     raise TextTooLong(f"{where}: {text!r} is too long for its slot even at {int(min_scale * 100)}% size")
 
 
 def draw_fitted(draw, fitted: Fitted, cx: float, cy: float, fill, align: str = "m", left: float = 0,
-                right: float = 0) -> None:
-    """Draw fitted lines centred on cy; align 'l'/'m'/'r' uses left, cx or right as the x anchor."""
+                right: float = 0) -> tuple[float, float, float, float]:
+    """Draw fitted lines centred on cy; align 'l'/'m'/'r' uses left, cx or right as the x anchor.
+    Returns the box the ink of the text covers."""
+    f = fonts.font(fitted.size, fitted.style)
+    for (x, y), line in _placed(fitted, cx, cy, align, left, right):
+        draw.text((x, y), line, font=f, fill=fill, anchor=align + "m")
+    return fitted_box(draw, fitted, cx, cy, align, left, right)
+
+
+def _placed(fitted: Fitted, cx, cy, align, left, right):
+    """Each line's anchor point as draw_fitted places it."""
     f = fonts.font(fitted.size, fitted.style)
     asc, desc = f.getmetrics()
     step = (asc + desc) * 0.9
     y = cy - step * (len(fitted.lines) - 1) / 2
     x = {"l": left, "r": right}.get(align, cx)
-    for line in fitted.lines:
-        draw.text((x, y), line, font=f, fill=fill, anchor=align + "m")
-        y += step
+    return [((x, y + k * step), line) for k, line in enumerate(fitted.lines)]
+
+
+def fitted_box(draw, fitted: Fitted, cx: float, cy: float, align: str = "m", left: float = 0, right: float = 0):
+    """The box the ink of draw_fitted's text would cover, without drawing it."""
+    f = fonts.font(fitted.size, fitted.style)
+    return union([draw.textbbox(xy, line, font=f, anchor=align + "m")
+                  for xy, line in _placed(fitted, cx, cy, align, left, right)])
+
+
+def prints_value(template: str, game) -> bool:
+    """Whether a slot's template prints a declared value (AR, MA ...), not only unit fields such as the name."""
+    try:
+        return any(f in game.by_id["values"] for _, f, _, _ in string.Formatter().parse(template) if f)
+    except ValueError:
+        return False
+
+
+def union(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def note(draw, slot: str, box, ink_box, size: float, value: bool = False) -> None:
+    """Record where a text was printed, for the legibility checks: its slot's name and box, the box its ink
+    covers, its font size (px) and whether it prints a value. Nothing is kept unless the caller asked
+    (``draw.notes`` is a list)."""
+    notes = getattr(draw, "notes", None)
+    if notes is not None:
+        notes.append((slot, tuple(box), tuple(ink_box), size, value))

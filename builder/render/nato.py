@@ -30,6 +30,7 @@ class Pen:
 
     def __init__(self, draw: ImageDraw.ImageDraw, box, ink, lw: float):
         self.draw, self.ink, self.lw = draw, ink, max(1, int(round(lw)))
+        self.inner = tuple(box)
         self.x0, self.y0, x1, y1 = box
         self.w, self.h = x1 - self.x0, y1 - self.y0
 
@@ -82,6 +83,7 @@ class Pen:
         """Bold text centred at (cu, cv), ``height`` a fraction of the frame height."""
         f = fonts.font(height * self.h / 0.75, "bold")
         self.draw.text(self.p(cu, cv), s, font=f, fill=self.ink, anchor="mm")
+        _note(self.draw, self.inner, self.draw.textbbox(self.p(cu, cv), s, font=f, anchor="mm"), f.size)
 
 
 # ---------------------------------------------------------------- arms (the main mark)
@@ -394,7 +396,15 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
             f = fonts.font(size, "condensed-bold")
         cx = 0.5 if not glyphs else 0.56  # clear of a corner modifier (H, L) at the upper left
         draw.text((x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy), text, font=f, fill=ink, anchor="mm")
+        _note(draw, inner, draw.textbbox((x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy), text, font=f, anchor="mm"), size)
     draw.rectangle(box, outline=ink, width=lw)
+
+
+def _note(draw, box, ink_box, size) -> None:
+    """Text inside the frame, for the legibility checks (builder.render.counter_text.note)."""
+    notes = getattr(draw, "notes", None)
+    if notes is not None:
+        notes.append(("symbol text", tuple(box), tuple(ink_box), size, False))
 
 
 def unknown_glyphs(names) -> list[str]:

@@ -1,0 +1,134 @@
+"""Every counter of both shipped games, drawn at print size, is legible as a publisher would print it: each text
+inside its slot, no two slots' texts overlapping (nor a text over the symbol frame it is not part of), every
+value at least the minimum cap height, and everything inside the die-cut safe margin.
+
+The faces are drawn once at print resolution (no supersampling: the geometry scales exactly) and each text
+reports the box its ink covers (builder.render.counter_text.note)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from PIL import Image, ImageDraw
+
+from builder.gamedata.validate import validate_game
+from builder.render import counter_face
+from builder.render.counter_pieces import pieces
+
+DPI = 300
+CAP = 0.72               # cap height of the counter typeface, as a fraction of its size
+MIN_VALUE_CAP_MM = 1.2   # a printed value (AR, AV, MA, strengths) must read at arm's length
+MIN_TEXT_CAP_MM = 0.7    # names and marks: about 4 pt type, the smallest a die-cut counter carries
+TOL = 1.0                # pixels: anti-aliasing and rounding
+STROKE = 0.022           # the symbol frame's line width, as a fraction of the side (counter_face._draw_symbol)
+
+
+def faces_of(name):
+    game = validate_game(name).model
+    size_mm = game.doc["game"]["counter"]["size_mm"]
+    S = round(size_mm / 25.4 * DPI)
+    out = []
+    for p in pieces(game):
+        for face in p.faces:
+            img = Image.new("RGB", (S, S), (255, 255, 255))
+            draw = ImageDraw.Draw(img)
+            draw.canvas = img
+            draw.notes = []
+            if p.kind == "unit":
+                counter_face._draw_unit(draw, S, game, p, face)
+            else:
+                counter_face._draw_marker(draw, S, game, p, face)
+            out.append((p.piece_id, face, draw.notes))
+    return game, size_mm, S, out
+
+
+@pytest.fixture(scope="module", params=["iron-dream", "panzers-last-stand"])
+def drawn(request):
+    return faces_of(request.param)
+
+
+def inside(inner, outer, tol=TOL):
+    return (inner[0] >= outer[0] - tol and inner[1] >= outer[1] - tol and inner[2] <= outer[2] + tol
+            and inner[3] <= outer[3] + tol)
+
+
+def overlap(a, b, tol=TOL):
+    return min(a[2], b[2]) - max(a[0], b[0]) > tol and min(a[3], b[3]) - max(a[1], b[1]) > tol
+
+
+def test_every_text_stays_in_its_slot(drawn):
+    _, _, _, faces = drawn
+    bad = [(pid, face, slot) for pid, face, notes in faces for slot, box, ink, _, _ in notes
+           if slot != "symbol frame" and not inside(ink, box)]
+    assert not bad, bad[:10]
+
+
+def test_no_two_slots_overlap(drawn):
+    _, _, S, faces = drawn
+    bad = []
+    for pid, face, notes in faces:
+        texts = [n for n in notes if n[0] not in ("symbol frame", "symbol text")]
+        frames = [n for n in notes if n[0] == "symbol frame"]
+        for a, b in itertools.combinations(texts, 2):
+            if a[0] != b[0] and overlap(a[2], b[2]):
+                bad.append((pid, face, a[0], b[0]))
+        for t in texts:          # no slot's text over the symbol frame or its stroke (its own text is inside it)
+            for fr in frames:
+                half = STROKE * S / 2
+                x0, y0, x1, y1 = fr[2]
+                if overlap(t[2], (x0 - half, y0 - half, x1 + half, y1 + half)):
+                    bad.append((pid, face, t[0], "symbol frame"))
+    assert not bad, bad[:10]
+
+
+def test_values_and_texts_are_tall_enough(drawn):
+    _, size_mm, S, faces = drawn
+    mm = size_mm / S
+    bad = []
+    for pid, face, notes in faces:
+        for slot, _, _, size, value in notes:
+            if slot == "symbol frame":
+                continue
+            cap = size * CAP * mm
+            need = MIN_VALUE_CAP_MM if value else MIN_TEXT_CAP_MM
+            if cap < need:
+                bad.append((pid, face, slot, round(cap, 2)))
+    assert not bad, bad[:10]
+
+
+def test_everything_inside_the_safe_margin(drawn):
+    game, size_mm, S, faces = drawn
+    m = counter_face.safe_margin(game) * S
+    safe = (m, m, S - m, S - m)
+    bad = [(pid, face, slot, [round(v) for v in ink]) for pid, face, notes in faces
+           for slot, _, ink, _, _ in notes if not inside(ink, safe)]
+    assert not bad, bad[:10]
+    assert counter_face.safe_margin(game) * size_mm == pytest.approx(counter_face.SAFE_MM)
+
+
+def _face(game, pid, face, S=150):
+    p = next(p for p in pieces(game) if p.piece_id == pid)
+    return counter_face.render(game, p, face, [S])[0]
+
+
+def test_single_sided_counters_print_a_plain_back():
+    game = validate_game("iron-dream").model
+    for pid in ("ger-ss-cav-15", "wa-su-1"):
+        back = _face(game, pid, "back")
+        colours = back.getcolors(1 << 16)
+        assert len(colours) == 1, pid     # one colour: the nationality's, nothing printed
+        front = _face(game, pid, "front")
+        assert colours[0][1] == front.getpixel((2, front.height // 2))
+
+
+def test_obj_marker_prints_its_offset_arrow():
+    game = validate_game("panzers-last-stand").model
+    img = _face(game, "obj", "front", 188)
+    S = img.width
+    ink = lambda box: sum(1 for x in range(box[0], box[2]) for y in range(box[1], box[3]) if sum(img.getpixel((x, y))) < 200)
+    top = ink((int(S * 0.4), int(S * 0.08), int(S * 0.6), int(S * 0.26)))       # the arrow, below the safe margin
+    assert top > 0.2 * (0.2 * S) * (0.18 * S)
+    assert ink((0, 0, S, int(S * 0.06))) == 0                                 # nothing in the margin
+    plain = _face(game, "march-obj", "front", 188)                             # March OBJ: no arrow (2.4g)
+    assert plain.getpixel((S // 2, int(S * 0.15))) == plain.getpixel((2, 2))
