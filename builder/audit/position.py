@@ -73,6 +73,7 @@ class Position:
     by_hex: dict = field(default_factory=dict)         # Hex -> {piece id: Unit}
     markers: dict = field(default_factory=dict)        # piece id -> MarkerPiece
     save_description: str = ""                         # the save's own description (savedata)
+    activation: object = None                          # the current Activation (builder.audit.activation)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -117,6 +118,17 @@ class Position:
                 if m in self.markers:
                     out.append(self.markers[m])
         return out
+
+    def carrier(self, marker_piece: str) -> Unit | None:
+        """The unit a marker rides on: the nearest unit below it in its stack."""
+        sid = self.parent.get(marker_piece)
+        members = self.stacks.get(sid, []) if sid is not None else []
+        if marker_piece not in members:
+            return None
+        for m in reversed(members[:members.index(marker_piece)]):
+            if m in self.units:
+                return self.units[m]
+        return None
 
     def location_of(self, piece_id: str) -> Location | None:
         u = self.units.get(piece_id)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from builder.audit.context import AuditContext, Location, PhaseInfo
 from builder.audit.errors import AuditInputError
 from builder.audit.position import MarkerPiece, Position, Unit
-from builder.vassal.commands import (AddPiece, ChangePiece, Command, Compound, EndSave, Log, Malformed,
+from builder.vassal.commands import (AddPiece, ChangePiece, Chat, Command, Compound, EndSave, Log, Malformed,
                                      MovePiece, RemovePiece, TurnTracker, Undo, iter_leaves)
 from builder.vassal.errors import TruncatedError, VassalFormatError
 from builder.vassal.savefile import SaveStream
@@ -90,6 +90,13 @@ class MarkerEvent:
 
 
 @dataclass
+class ChatEvent:
+    text: str
+    entry: int
+    undo: bool = False
+
+
+@dataclass
 class PhaseEvent:
     old: PhaseInfo | None
     new: PhaseInfo
@@ -107,6 +114,7 @@ class Visitor:
     def add(self, ev: AddEvent, pos: Position) -> None: ...
     def phase(self, ev: PhaseEvent, pos: Position) -> None: ...
     def marker(self, ev: MarkerEvent, pos: Position) -> None: ...
+    def chat(self, ev: ChatEvent, pos: Position) -> None: ...
     def end_entry(self, entry: int, pos: Position) -> None: ...
     def end(self, pos: Position) -> None: ...
 
@@ -305,6 +313,9 @@ class Replayer:
             self._remove(c)
         elif isinstance(c, TurnTracker):
             self._turn(c)
+        elif isinstance(c, Chat):
+            if not self._setup:
+                self._emit("chat", ChatEvent(c.text, self._entry, self._undo))
         elif isinstance(c, Undo):
             self._undo = bool(c.fields()["in_progress"])
         elif isinstance(c, Malformed):

@@ -97,6 +97,8 @@ class Layout:
         self.sheet_board = {b.vgrid.sheet: b for b in main.boards}
         self.maps = [main] + ([boxes_map] if boxes_map else []) + [self._staging()]
         self.main = main
+        from .activation import add_display      # the data's Activation Display, before Staging
+        add_display(self)
 
     def _boxes_on(self, plan: MapPlan, mi) -> None:
         for bid in mi.boxes:

@@ -23,7 +23,7 @@ NOT_CHECKED = [
     "in the hex): judged with the movement class's costs",
     "sea and naval movement, air drops: only the phase that allows them is judged, not their routes; retreats "
     "and advances after combat: only their distance (movement.phases max_hexes), not their route, ZOC or direction",
-    "activations (BCS): which formation may move is not in the log yet; every side may move in an activation phase",
+    "activations (BCS) without an Activation Display in the data: every side may move in an activation phase",
     "arrivals on events (economic collapse, defection ...) are judged for place only",
     "combat, supply, replacements, victory conditions",
 ]
@@ -49,6 +49,7 @@ class Rule:
 
     def __init__(self) -> None:
         self.result = None
+        self.engine = None            # the ActivationEngine, when the game has an Activation Display
 
     def begin(self, pos) -> None: ...
     def move(self, ev, pos) -> None: ...
@@ -58,6 +59,9 @@ class Rule:
     def remove(self, ev, pos) -> None: ...
     def phase(self, ev, pos) -> None: ...
     def marker(self, ev, pos) -> None: ...
+    def chat(self, ev, pos) -> None: ...
+    def activation_start(self, act, pos) -> None: ...
+    def activation_end(self, act, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
     def end(self, pos) -> None: ...
 
@@ -69,19 +73,36 @@ class Rule:
 
 def checks() -> dict:
     """``check`` name in the data's ``rules`` -> the rule class that judges it."""
+    from . import activation as a, entry as e, schedule as s
     from .setup import SetupConformance
-    return {"setup": SetupConformance}
+    return {"setup": SetupConformance, "flip-once": a.FlipOnce, "command-radius": a.CommandRadius,
+            "second-activation": a.SecondActivation, "allotments": a.Allotments,
+            "designated-activation": a.DesignatedActivation, "activation-eligibility": a.ActivationEligibility,
+            "first-player": a.FirstPlayer, "clean-up": a.CleanUp, "turn-end": a.TurnEnd,
+            "enemy-hex": e.EnemyHex, "traffic": e.Traffic, "forbidden-hexes": e.ForbiddenHexes,
+            "immobile": e.Immobile, "objective-entry": e.ObjectiveEntry, "hq-zoc": e.HqZoc,
+            "zoc-to-zoc": e.ZocToZoc, "placement-phase": s.PlacementPhase, "removals": s.Removals,
+            "off-map": s.OffMap, "step-limit": s.StepLimit, "replacements": s.Replacements}
 
 
-def rules_from_data(ctx) -> tuple[list, list]:
+def rules_from_data(ctx, builtin: list | None = None) -> tuple[list, list]:
     """The game data's ``rules`` list: each entry names its rule ID, reference and the check that judges
-    it with its parameters; an entry with ``check: none`` is a rule left out, with why."""
+    it with its parameters; an entry with ``check: none`` is a rule left out, with why. An entry whose
+    check is one of the built-in rules (``stacking``, ``movement-allowance``, ``arrival`` ...) gives that
+    rule its ID and reference."""
     known = checks()
+    by_id = {r.id: r for r in builtin or []}
     rules, not_checked = [], []
     for spec in ctx.game.doc.get("rules") or []:
         if not isinstance(spec, dict):
             continue
         check = spec.get("check")
+        if check in by_id:
+            r = by_id[check]
+            r.id = spec.get("id") or r.id
+            if spec.get("reference"):
+                r.reference = spec["reference"]
+            continue
         cls = known.get(check)
         if cls is None:
             why = spec.get("why") or (f"no check named {check!r} in this version" if check != "none" else "")
@@ -97,10 +118,14 @@ class RuleSet(Visitor):
     (builder.audit.engines). For each event the rules run first (not for undone commands), then the
     engines update: a rule sees the position after the event and the engines as they stood before."""
 
-    def __init__(self, rules: list[Rule], not_checked: list[str], engines=None) -> None:
+    def __init__(self, rules: list[Rule], not_checked: list[str], engines=None, activations=None) -> None:
         self.rules = rules
         self.not_checked = not_checked
         self.engines = engines
+        # the Activation Display read from the log (builder.audit.activation), when the data has one
+        self.activations = activations if activations is not None and activations.configured else None
+        for r in rules:
+            r.engine = self.activations
 
     @classmethod
     def for_game(cls, ctx) -> "RuleSet":
@@ -144,8 +169,9 @@ class RuleSet(Visitor):
                 "modifiers": bool(mv.get("modifiers")), "minimum": bool(mv.get("minimum_move")),
                 "control": engines.control.enabled}
         not_checked += [text for key, text in NEEDS_DATA if not have[key]]
-        data_rules, data_not_checked = rules_from_data(ctx)
-        return cls(rules + data_rules, data_not_checked + not_checked, engines)
+        from builder.audit.activation import ActivationEngine
+        data_rules, data_not_checked = rules_from_data(ctx, rules)
+        return cls(rules + data_rules, data_not_checked + not_checked, engines, ActivationEngine(ctx))
 
     def bind(self, result) -> None:
         for r in self.rules:
@@ -159,8 +185,26 @@ class RuleSet(Visitor):
         if not getattr(ev, "undo", False):
             for r in self.rules:
                 getattr(r, name)(ev, pos)
+            act = self.activations.current if self.activations else None
+            if act is not None:
+                act.record(name, ev)                # what each unit did in this activation
         if self.engines is not None:
             getattr(self.engines, name)(ev, pos)
+
+    def _activations(self, changes, pos) -> None:
+        for kind, act in changes:
+            pos.activation = self.activations.current
+            for r in self.rules:
+                getattr(r, "activation_" + kind)(act, pos)
+        pos.activation = self.activations.current
+
+    def chat(self, ev, pos) -> None:
+        if ev.undo:
+            return
+        if self.activations:
+            self.activations.chat(ev.text, ev.entry)
+        for r in self.rules:
+            r.chat(ev, pos)
 
     def begin(self, pos) -> None:
         if self.engines is not None:
@@ -189,12 +233,16 @@ class RuleSet(Visitor):
         self._both("remove", ev, pos)
 
     def phase(self, ev, pos) -> None:
+        if self.activations:
+            self._activations(self.activations.turn_changed(), pos)
         for r in self.rules:
             r.phase(ev, pos)
         if self.engines is not None:
             self.engines.phase(ev, pos)
 
     def marker(self, ev, pos) -> None:
+        if self.activations and not ev.undo:
+            self._activations(self.activations.marker(ev, pos), pos)
         self._both("marker", ev, pos)
 
     def end_entry(self, entry, pos) -> None:
@@ -204,6 +252,8 @@ class RuleSet(Visitor):
             self.engines.end_entry(entry, pos)
 
     def end(self, pos) -> None:
+        if self.activations:
+            self._activations(self.activations.finish(), pos)
         for r in self.rules:
             r.end(pos)
         if self.engines is not None:

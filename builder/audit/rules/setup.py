@@ -2,7 +2,8 @@
 
 The scenario is the one the save names (its savedata description is the scenario's name, as our
 module's scenario saves write it), else the one whose printed hexes the start position matches best
-(at least ``match`` of them). Every set-up entry's unit must be where the entry puts it (``hex``,
+(at least ``match`` of them); a save from a later turn than the scenario's first is not a set-up and
+is not judged. Every set-up entry's unit must be where the entry puts it (``hex``,
 one of ``hexes``, ``near`` within N, an ``area``'s hexes, a ``box``, with its ``at_unit``); a unit
 still in the module's "To place" box is a choice not yet made, not a breach. Its face, Status
 property (Support, Arty Points ...), the markers its entry puts with it (Fatigue, PD ...) and its
@@ -27,7 +28,15 @@ CHOICE = ("area", "hexes", "near", "boxes", "entry", "entries", "at_hq")
 
 
 def scenario_of(ctx, pos, match: float = 0.8):
-    """(scenario, how) for a start position, or (None, why)."""
+    """(scenario, how) for a start position, or (None, why); found once per position."""
+    found = getattr(pos, "_scenario_match", None)
+    if found is None or found[0] != match:
+        found = (match, _scenario_of(ctx, pos, match))
+        pos._scenario_match = found
+    return found[1]
+
+
+def _scenario_of(ctx, pos, match: float):
     scenarios = list(ctx.game.by_id["scenarios"].values())
     want = pos.save_description.strip().lower()
     if want:

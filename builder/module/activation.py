@@ -1,0 +1,53 @@
+"""The Activation Display (data: ``activation_display``) as a window of the module.
+
+One board of labelled boxes, per side and box "<side>: <box>" (drawn by the map step's box panel, as the
+Staging map is). Each box is a Zone, so a marker moved there is logged as "... moves X -> Axis: Activating"
+and the audit names its location after the box: activating a formation, spending an allotment, a Second
+Activation and being done are ordinary logged moves of the formation's Activation marker.
+"""
+
+from __future__ import annotations
+
+from .images import staging_panel
+from .names import side_name
+
+IMAGE = "activation-display.png"
+
+
+def display(game) -> dict | None:
+    d = game.doc.get("activation_display")
+    return d if isinstance(d, dict) and d.get("boxes") else None
+
+
+def zone_name(game, side: str, box: dict) -> str:
+    return f"{side_name(game, side)}: {box.get('name') or box['id']}"
+
+
+def zones(game) -> dict:
+    """Zone name -> (side id, box spec), in drawing order."""
+    d = display(game)
+    if d is None:
+        return {}
+    out = {}
+    for s in game.doc.get("sides") or []:
+        for box in d["boxes"]:
+            if isinstance(box, dict) and box.get("id"):
+                out[zone_name(game, s["id"], box)] = (s["id"], box)
+    return out
+
+
+def add_display(layout) -> None:
+    """Insert the display's map before the Staging map (which stays last) and its image."""
+    from .maps import BoardPlan, MapPlan
+
+    game = layout.game
+    d = display(game)
+    if d is None:
+        return
+    names = list(zones(game))
+    title = d.get("name") or "Activation Display"
+    png, size, rects = staging_panel(layout.grid, title, names)
+    layout.extra_images[IMAGE] = png
+    plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
+    layout.maps.insert(len(layout.maps) - 1, plan)
+    layout.display_map = plan
