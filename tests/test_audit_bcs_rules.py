@@ -48,7 +48,7 @@ def test_r07_no_entry_into_a_full_hex_with_traffic(tmp_path):
     assert found(r, "R07") == [("R07", "ger-i-9-ss-inf-bn", "A26.10", "A26.11",
                                 "enters A26.11, which has a traffic marker and already 2 combat units "
                                 "(ger-i-5-ss-pz-bn, ger-ii-9-ss-inf-bn)")]
-    assert [f.rule for f in r.findings] == ["R07", "stacking"]
+    assert [f.rule for f in r.findings] == ["R07", "R06"]
 
 
 # ---------------------------------------------------------------------- 6.2 #3, R27 (and R63, R61 in passing)
@@ -106,10 +106,10 @@ def arrival(turn, phase, where):
 def test_r64_reinforcement_on_its_date_at_its_hex_in_the_reinforcement_phase(tmp_path):
     assert audit(arrival(2, "reinforcement", "A63.34"), tmp_path, "ok.vlog").findings == []
     assert found(audit(arrival(1, "activations", "A63.34"), tmp_path, "a.vlog")) == [
-        ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.34", "enters on turn 1, before its arrival (3 Jan 45)")]
+        ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.34", "arrives on turn 1, before its turn 2")]
     assert found(audit(arrival(2, "reinforcement", "A63.33"), tmp_path, "b.vlog")) == [
         ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.33",
-         "arrives in A63.33; its reinforcement line (3 Jan 45) puts it A63.34")]
+         "enters at A63.33, outside its entry hexes (A63.34)")]
     assert found(audit(arrival(2, "activations", "A63.34"), tmp_path, "c.vlog")) == [
         ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.34",
          "placed in the Activations Phase; it must be placed in its entry hex in the reinforcement phase")]

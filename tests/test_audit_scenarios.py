@@ -52,7 +52,7 @@ def test_bcs_two_combat_units_hq_and_trains_do_not_count(pls, tmp_path):
     lb.move("ger-16-xvii-alarm-bn", AT)
     r = audit_file(pls.ctx, lb.write(tmp_path / "bad.vlog"))
     assert [(f.rule, f.unit, f.frm, f.to, f.reference) for f in r.findings] == [
-        ("stacking", "ger-16-xvii-alarm-bn", "A10.09", AT, "BCS 4.2")]
+        ("R06", "ger-16-xvii-alarm-bn", "A10.09", AT, "BCS 4.2")]   # the PLS rules data names it R06
     assert "3 stacking points in A10.10, limit 2" in r.findings[0].message
     assert "ger-153fa-hq (0)" in r.findings[0].message
 

@@ -44,10 +44,17 @@ def add_display(layout) -> None:
     d = display(game)
     if d is None:
         return
-    names = list(zones(game))
+    names = zones(game)
     title = d.get("name") or "Activation Display"
-    png, size, rects = staging_panel(layout.grid, title, names)
+    # room for every formation marker of a side in each box (they may all be Available, or all Done)
+    kind = d.get("marker_kind")
+    per_side = {s: sum(1 for m in game.by_id["markers"].values() if m.get("kind") == kind and m.get("side") == s)
+                for s in {side for side, _ in names.values()}}
+    holds = ({z: max(per_side.get(side, 1), 1) for z, (side, _) in names.items()}, layout.place_px)
+    png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds)
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
+    for name, rect in inner.items():
+        layout.zone_inner[name] = (plan, plan.boards[0], rect)
     layout.maps.insert(len(layout.maps) - 1, plan)
     layout.display_map = plan

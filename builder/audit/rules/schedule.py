@@ -23,14 +23,16 @@ class PlacementPhase(DataRule):
     def begin(self, pos) -> None:
         super().begin(pos)
         sc = self.ctx.game.by_id["scenarios"].get(self.scenario or "")
-        self.arriving = {uid for e in (sc or {}).get("reinforcements") or [] if isinstance(e, dict)
+        self.arriving = {uid: e.get("turn") for e in (sc or {}).get("reinforcements") or [] if isinstance(e, dict)
                          for uid in _ids(e)}
 
     def move(self, ev, pos) -> None:
         u = ev.unit
         if u.unit_id not in self.arriving or ev.frm.hex is not None or ev.to.hex is None:
             return
-        self.arriving.discard(u.unit_id)
+        due = self.arriving.pop(u.unit_id)
+        if isinstance(due, int) and pos.turn is not None and pos.turn < due:
+            return                          # early: the arrival rule's finding
         phases = set(self.spec.get("placement_phases") or [])
         if type_of(self.ctx, u) in set(self.spec.get("placed_types") or []) and phases and pos.phase and \
                 pos.phase.phase_id not in phases:
