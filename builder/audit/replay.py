@@ -63,6 +63,17 @@ class StatusEvent:
 
 
 @dataclass
+class LossEvent:
+    """A unit's Losses layer changed (steps lost, or regained by a replacement)."""
+
+    unit: Unit
+    old: int
+    new: int
+    entry: int
+    undo: bool = False
+
+
+@dataclass
 class RemoveEvent:
     unit: Unit
     entry: int
@@ -114,6 +125,7 @@ class Visitor:
     def add(self, ev: AddEvent, pos: Position) -> None: ...
     def phase(self, ev: PhaseEvent, pos: Position) -> None: ...
     def marker(self, ev: MarkerEvent, pos: Position) -> None: ...
+    def losses(self, ev: LossEvent, pos: Position) -> None: ...
     def chat(self, ev: ChatEvent, pos: Position) -> None: ...
     def end_entry(self, entry: int, pos: Position) -> None: ...
     def end(self, pos: Position) -> None: ...
@@ -433,6 +445,7 @@ class Replayer:
             old_status = u.status
             if u.status_index is not None and u.status_index < len(states):
                 u.status = trait_from_type(types[u.status_index], states[u.status_index]).value
+            old_losses = u.losses
             if u.loss_index is not None and u.loss_index < len(states):
                 u.losses = max((trait_from_type(types[u.loss_index], states[u.loss_index]).level or 1) - 1, 0)
         except (VassalFormatError, IndexError, AttributeError):
@@ -443,6 +456,8 @@ class Replayer:
             self._emit("flip", FlipEvent(u, old, level, self._entry, self._undo))
         if u.status != old_status and not self._setup:
             self._emit("status", StatusEvent(u, old_status, u.status, self._entry, self._undo))
+        if u.losses != old_losses and not self._setup:
+            self._emit("losses", LossEvent(u, old_losses, u.losses, self._entry, self._undo))
 
     def _change_marker(self, mk: MarkerPiece, c: ChangePiece) -> None:
         if mk.face_index is None:

@@ -60,6 +60,7 @@ class Rule:
     def phase(self, ev, pos) -> None: ...
     def marker(self, ev, pos) -> None: ...
     def chat(self, ev, pos) -> None: ...
+    def losses(self, ev, pos) -> None: ...
     def activation_start(self, act, pos) -> None: ...
     def activation_end(self, act, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
@@ -82,7 +83,7 @@ def checks() -> dict:
             "enemy-hex": e.EnemyHex, "traffic": e.Traffic, "forbidden-hexes": e.ForbiddenHexes,
             "immobile": e.Immobile, "objective-entry": e.ObjectiveEntry, "hq-zoc": e.HqZoc,
             "zoc-to-zoc": e.ZocToZoc, "placement-phase": s.PlacementPhase, "removals": s.Removals,
-            "off-map": s.OffMap, "step-limit": s.StepLimit, "replacements": s.Replacements}
+            "off-map": s.OffMap, "replacements": s.Replacements}
 
 
 def rules_from_data(ctx, builtin: list | None = None) -> tuple[list, list]:
@@ -197,6 +198,11 @@ class RuleSet(Visitor):
             for r in self.rules:
                 getattr(r, "activation_" + kind)(act, pos)
         pos.activation = self.activations.current
+
+    def losses(self, ev, pos) -> None:
+        if not ev.undo:
+            for r in self.rules:
+                r.losses(ev, pos)
 
     def chat(self, ev, pos) -> None:
         if ev.undo:

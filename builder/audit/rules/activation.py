@@ -215,21 +215,25 @@ class ActivationEligibility(DataRule):
         for cond in sp.get("conditions") or []:
             if cond.get("allotment") != act.allotment or act.second:
                 continue
-            if cond.get("side") and act.side != cond["side"]:
-                self.say(pos, who, f"{name} takes a {act.allotment} activation, allowed only to "
-                                   f"{cond['side']}", act.entry)
-            elif cond.get("region"):
-                hexes = _region_hexes(self.ctx, cond["region"])
-                r = int(cond.get("radius") or 0)
-                if hq is None or hq.hex is None or not hexes or \
-                        min(self.ctx.grid.distance(hq.hex, h) for h in hexes) > r:
-                    self.say(pos, who, f"{name} takes a {act.allotment} activation with its HQ "
-                                       f"{'off the map' if hq is None or hq.hex is None else 'in ' + hq.location.name}"
-                                       f", more than {r} hexes from {cond['region']}", act.entry)
-            elif cond.get("arrival_turn"):
-                if hq is None or self.arrived.get(hq.unit_id) != pos.turn:
-                    self.say(pos, who, f"{name} takes a {act.allotment} activation, but its HQ did not arrive "
-                                       f"this turn", act.entry)
+            why = self._breach(cond, act, hq, name)
+            if why:                                      # the first condition it fails
+                self.say(pos, who, why, act.entry)
+                return
+
+    def _breach(self, cond, act, hq, name) -> str | None:
+        if cond.get("side") and act.side != cond["side"]:
+            return f"{name} takes a {act.allotment} activation, allowed only to {cond['side']}"
+        if cond.get("region"):
+            hexes = _region_hexes(self.ctx, cond["region"])
+            r = int(cond.get("radius") or 0)
+            if hq is None or hq.hex is None or not hexes or \
+                    min(self.ctx.grid.distance(hq.hex, h) for h in hexes) > r:
+                where = "off the map" if hq is None or hq.hex is None else "in " + hq.location.name
+                return f"{name} takes a {act.allotment} activation with its HQ {where}, more than {r} hexes from " \
+                       f"{cond['region']}"
+        if cond.get("arrival_turn") and (hq is None or self.arrived.get(hq.unit_id) != act.turn):
+            return f"{name} takes a {act.allotment} activation, but its HQ did not arrive this turn"
+        return None
 
 
 def _region_hexes(ctx, region_id):

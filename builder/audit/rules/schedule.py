@@ -75,23 +75,27 @@ class OffMap(DataRule):
         self.say(pos, ev.unit, f"leaves the map for {ev.to.name}", ev.entry, ev.frm, ev.to)
 
 
-class StepLimit(DataRule):
-    """R52: a unit's step losses stay below its full strength (at 0 steps it goes to the Dead Pile)."""
+class StepLedger(DataRule):
+    """Each unit's steps lost, followed through its Losses layer (the "losses" event) and, in a module
+    that uses them, its step-loss markers (``loss_marker_kind``); :meth:`changed` sees every change."""
 
     def __init__(self, ctx, spec) -> None:
         super().__init__(ctx, spec)
         self.loss_ids = loss_markers(ctx, spec.get("loss_marker_kind") or "step-loss")
-        self.losses = {}
+        self.lost = {}
         self._touched: set = set()      # units whose step-loss markers changed in this entry
         self._markers: set = set()      # step-loss marker pieces touched in this entry
 
     def begin(self, pos) -> None:
         super().begin(pos)
         for u in pos.units.values():
-            self.losses[u.piece_id] = steps_lost(self.ctx, pos, u, self.loss_ids)
+            self.lost[u.piece_id] = steps_lost(self.ctx, pos, u, self.loss_ids)
+
+    def losses(self, ev, pos) -> None:
+        self._touched.add(ev.unit.piece_id)
 
     def marker(self, ev, pos) -> None:
-        # a unit's losses change only when a step-loss marker is added, moved, flipped or removed
+        # with markers, losses change only when a step-loss marker is added, moved, flipped or removed
         # (a unit moving without its markers does not regain steps)
         if ev.marker.marker_id not in self.loss_ids:
             return
@@ -101,7 +105,7 @@ class StepLimit(DataRule):
         self._markers.add(ev.marker.piece_id)
 
     def end_entry(self, entry, pos) -> None:
-        if not self._markers:
+        if not self._markers and not self._touched:
             return
         for mp in self._markers:
             owner = pos.carrier(mp)
@@ -113,23 +117,15 @@ class StepLimit(DataRule):
             if u is None or u.hex is None:
                 continue
             lost = steps_lost(self.ctx, pos, u, self.loss_ids)
-            before = self.losses.get(u.piece_id, 0)
-            if lost == before:
-                continue
-            self.losses[u.piece_id] = lost
-            self.changed(u, before, lost, entry, pos)
+            before = self.lost.get(u.piece_id, 0)
+            if lost != before:
+                self.lost[u.piece_id] = lost
+                self.changed(u, before, lost, entry, pos)
 
-    def changed(self, u, before, lost, entry, pos) -> None:
-        try:
-            full = int(u.props.get("Steps") or 0)
-        except ValueError:
-            return
-        if full and lost >= full:
-            self.say(pos, u, f"carries {lost} step losses with {full} steps at full strength: it is destroyed "
-                             f"and goes to the Dead Pile", entry, "", u.location)
+    def changed(self, u, before, lost, entry, pos) -> None: ...
 
 
-class Replacements(StepLimit):
+class Replacements(StepLedger):
     """R53: a step regained (losses go down) is a replacement: only in ``phases``, never on the scenario's
     first turn, at most ``per_unit`` per unit per turn, never for units with a flag of ``barred_flags``."""
 
