@@ -276,7 +276,7 @@ def test_bcs_no_move_from_one_enemy_zoc_hex_into_another(tmp_path):
     units = {"ger-153-fus": ("A25.27", 2), "sov-i-151-inf-rgt": "A25.28"}
     bad = ScriptedGame(pls, units=units).at(phase="activations").start().move("ger-153-fus", "A24.28")
     r = audit_file(pls.ctx, bad.write(tmp_path / "z2z.vlog"))
-    assert [(f.rule, f.frm, f.to) for f in r.findings] == [("movement-allowance", "A25.27", "A24.28")]
+    assert [(f.rule, f.frm, f.to) for f in r.findings] == [("R13", "A25.27", "A24.28")]   # the PLS rules data names the movement check R13
     ok = ScriptedGame(pls, units=units).at(phase="activations").start().move("ger-153-fus", "A25.26")
     assert audit_file(pls.ctx, ok.write(tmp_path / "ok.vlog")).findings == []
 
