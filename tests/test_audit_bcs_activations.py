@@ -294,3 +294,13 @@ def test_a_legal_game_of_two_full_turns_audits_clean(tmp_path):
     r = audit(lb, tmp_path)
     assert r.findings == []
     assert r.turns_replayed == 3 and len(lb.entries) > 60
+
+
+# ---------------------------------------------------------------------- R15 (prohibited terrain)
+def test_r15_no_entry_into_prohibited_terrain(tmp_path):
+    def move(to):
+        lb = konrad(turn=7, primary={"soviet": ["sov-2gmc"]})
+        return lb.activate("soviet", "sov-2gmc").move_unit("sov-4-gds-mech-bde", to)
+    assert found(audit(move("C28.07"), tmp_path)) == [
+        ("R15", "sov-4-gds-mech-bde", "C29.08", "C28.07", "C28.07 is Forest, prohibited to truck")]
+    assert found(audit(move("C30.08"), tmp_path, "ok.vlog"), "R15") == []

@@ -88,11 +88,13 @@ def csabdi(level: int, obj: bool):
 
 def test_r21_vp_hex_only_with_an_obj_never_unprepared(tmp_path):
     assert audit(csabdi(2, True), tmp_path, "ok.vlog").findings == []
-    assert found(audit(csabdi(2, False), tmp_path)) == [
-        ("R21", "ger-i-979-inf-bn", "A44.34", "A44.35",
-         "enters the enemy-controlled VP hex A44.35 with no OBJ marker there")]
+    bad = csabdi(2, False)
+    at = bad.hex_of("ger-i-979-inf-bn")        # Csabdi: A44.35 = C44.01 on the seam, as VASSAL names it there
+    assert bad.kit.grid.parse(at) == bad.kit.grid.parse("A44.35")
+    assert found(audit(bad, tmp_path)) == [
+        ("R21", "ger-i-979-inf-bn", "A44.34", at, f"enters the enemy-controlled VP hex {at} with no OBJ marker there")]
     assert found(audit(csabdi(1, True), tmp_path, "u.vlog")) == [
-        ("R21", "ger-i-979-inf-bn", "A44.34", "A44.35", "an Unprepared unit enters the enemy-controlled VP hex A44.35")]
+        ("R21", "ger-i-979-inf-bn", "A44.34", at, f"an Unprepared unit enters the enemy-controlled VP hex {at}")]
 
 
 # ---------------------------------------------------------------------- 6.2 #5, R64
@@ -104,14 +106,17 @@ def arrival(turn, phase, where):
 
 
 def test_r64_reinforcement_on_its_date_at_its_hex_in_the_reinforcement_phase(tmp_path):
-    assert audit(arrival(2, "reinforcement", "A63.34"), tmp_path, "ok.vlog").findings == []
+    ok = arrival(2, "reinforcement", "A63.34")
+    assert audit(ok, tmp_path, "ok.vlog").findings == []
+    name = lambda h: ok.kit.ctx.locate(*ok.kit.point(h)).name    # noqa: E731 - A63.x is B1.x on the seam
+    staging = "Reinforcements: Soviet, Turn 2"
     assert found(audit(arrival(1, "activations", "A63.34"), tmp_path, "a.vlog")) == [
-        ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.34", "arrives on turn 1, before its turn 2")]
+        ("R64", "sov-41gd-hq", staging, name("A63.34"), "arrives on turn 1, before its turn 2")]
     assert found(audit(arrival(2, "reinforcement", "A63.33"), tmp_path, "b.vlog")) == [
-        ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.33",
-         "enters at A63.33, outside its entry hexes (A63.34)")]
+        ("R64", "sov-41gd-hq", staging, name("A63.33"),
+         f"enters at {name('A63.33')}, outside its entry hexes (A63.34)")]
     assert found(audit(arrival(2, "activations", "A63.34"), tmp_path, "c.vlog")) == [
-        ("R64", "sov-41gd-hq", "Reinforcements: Soviet, Turn 2", "A63.34",
+        ("R64", "sov-41gd-hq", staging, name("A63.34"),
          "placed in the Activations Phase; it must be placed in its entry hex in the reinforcement phase")]
 
 
