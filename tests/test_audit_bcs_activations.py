@@ -304,3 +304,24 @@ def test_r15_no_entry_into_prohibited_terrain(tmp_path):
     assert found(audit(move("C28.07"), tmp_path)) == [
         ("R15", "sov-4-gds-mech-bde", "C29.08", "C28.07", "C28.07 is Forest, prohibited to truck")]
     assert found(audit(move("C30.08"), tmp_path, "ok.vlog"), "R15") == []
+
+
+# ---------------------------------------------------------------------- the CLI names the rules it checks
+def test_audit_json_names_the_rule_ids_it_checks(tmp_path, capsys):
+    from builder.cli import main
+    lb = konrad(primary={"axis": ["ger-96inf", "ger-711inf", "ger-ss-3pz"]})
+    for f in ("ger-96inf", "ger-711inf", "ger-ss-3pz"):
+        lb.activate("axis", f)
+        done(lb, "axis", f)
+    lb.add_marker("obj", "C23.08")
+    lb.activate("axis", "ger-96inf")
+    code = main(["audit", "panzers-last-stand", str(lb.write(tmp_path / "g.vlog")), "--json"])
+    import json
+    out = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert code == 1
+    ids = {c["rule"] for c in out["checked"]}
+    assert len({i for i in ids if i.startswith("R")}) >= 15
+    assert {"R01", "R13", "R32", "R59", "R60", "R64"} <= ids
+    assert [(f["rule"], f["unit"]) for f in out["findings"]] == [
+        ("R59", "ger-ss-3pz-hq"), ("R59", "ger-96inf-hq"), ("R56", "obj")]
+    assert any(n.startswith("R52 ") for n in out["not_checked"])

@@ -62,7 +62,7 @@ def test_json_output(tiny, tmp_path, capsys):
     assert code == 1
     d = json.loads(out)
     assert set(d) == {"game", "file", "status", "turns_replayed", "entries", "moves", "findings_by_rule",
-                      "findings", "warnings", "not_checked"}
+                      "findings", "warnings", "checked", "not_checked"}
     assert d["status"] == "findings" and d["findings_by_rule"] == {"movement-allowance": 1}
     assert (d["game"], d["turns_replayed"], d["moves"]) == ("tiny", 1, 1)
     f = d["findings"][0]

@@ -97,6 +97,7 @@ class AuditResult:
     findings: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     not_checked: list = field(default_factory=list)
+    checked: list = field(default_factory=list)     # {"rule", "reference", "name"} of every rule judged
     turns_replayed: int = 0
     moves: int = 0
     entries: int = 0
@@ -132,7 +133,8 @@ class AuditResult:
         return {"game": self.game, "file": self.file, "status": "findings" if self.findings else "clean",
                 "turns_replayed": self.turns_replayed, "entries": self.entries, "moves": self.moves,
                 "findings_by_rule": self.by_rule(), "findings": [f.as_json() for f in self.findings],
-                "warnings": list(self.warnings), "not_checked": list(self.not_checked)}
+                "warnings": list(self.warnings), "checked": list(self.checked),
+                "not_checked": list(self.not_checked)}
 
     def not_checked_line(self) -> str:
         """The rules not checked, in one line: each one's name (the part before its colon)."""

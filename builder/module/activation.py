@@ -46,11 +46,8 @@ def add_display(layout) -> None:
         return
     names = zones(game)
     title = d.get("name") or "Activation Display"
-    # room for every formation marker of a side in each box (they may all be Available, or all Done)
-    kind = d.get("marker_kind")
-    per_side = {s: sum(1 for m in game.by_id["markers"].values() if m.get("kind") == kind and m.get("side") == s)
-                for s in {side for side, _ in names.values()}}
-    holds = ({z: max(per_side.get(side, 1), 1) for z, (side, _) in names.items()}, layout.place_px)
+    # each box is sized for its data's ``holds`` markers side by side (more stack, as on the cardboard)
+    holds = ({z: int(box.get("holds") or 1) for z, (_, box) in names.items()}, layout.place_px)
     png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds)
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])

@@ -264,10 +264,16 @@ class FirstPlayer(DataRule):
 class CleanUp(DataRule):
     """R56: at the end of an activation no marker of the listed kinds or ids remains on the map."""
 
+    def __init__(self, ctx, spec) -> None:
+        super().__init__(ctx, spec)
+        self.reported: set = set()      # marker pieces already reported (once each, not after every activation)
+
     def activation_end(self, act, pos) -> None:
         kinds, ids = set(self.spec.get("marker_kinds") or []), set(self.spec.get("markers") or [])
         for m in pos.markers.values():
-            if m.location.hex is not None and (m.kind in kinds or m.marker_id in ids):
+            if m.location.hex is not None and (m.kind in kinds or m.marker_id in ids) and \
+                    m.piece_id not in self.reported:
+                self.reported.add(m.piece_id)
                 self.say(pos, pseudo(m.marker_id), f"{m.marker_id} marker still in {m.location.name} after the "
                                                    f"{self.act_name(act)} (Clean Up removes it)", act.entry, "", m.location)
 
