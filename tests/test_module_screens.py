@@ -9,7 +9,9 @@ Skipped cleanly where the oracle cannot run.
 
 from __future__ import annotations
 
+import atexit
 import io
+import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +38,7 @@ def setups_report(game: str) -> dict:
 @lru_cache(maxsize=None)
 def screenshots(game: str) -> tuple[dict, Path]:
     out = Path(tempfile.mkdtemp(prefix=f"vb-screens-{game}-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)     # the PNGs are large: never left behind
     o = run_oracle(vmod(game), "--screenshot", str(out), "--setup", SCREEN[game], "--zoom", str(ZOOM))
     return o, out
 
