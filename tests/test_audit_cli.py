@@ -63,6 +63,7 @@ def test_json_output(tiny, tmp_path, capsys):
     d = json.loads(out)
     assert set(d) == {"game", "file", "status", "turns_replayed", "entries", "moves", "findings_by_rule",
                       "findings", "warnings", "checked", "not_checked"}
+    assert [c["rule"] for c in d["checked"]][:3] == ["stacking", "prohibited-terrain", "movement-allowance"]
     assert d["status"] == "findings" and d["findings_by_rule"] == {"movement-allowance": 1}
     assert (d["game"], d["turns_replayed"], d["moves"]) == ("tiny", 1, 1)
     f = d["findings"][0]

@@ -49,8 +49,7 @@ def audit_file(game, path, rules=None):
     check_metadata(stream, ctx, name)
     ruleset = rules if rules is not None else RuleSet.for_game(ctx)
     result = AuditResult(game=ctx.game_id, file=str(name), not_checked=list(ruleset.not_checked),
-                         checked=[{"rule": r.id, "reference": r.reference, "name": r.description}
-                                  for r in ruleset.rules])
+                         checked=ruleset.checked())
     result.sides = {uid: d.side for uid, d in ctx.defs.items()}
     ruleset.bind(result)
     stats = replay_stream(stream, ctx, [ruleset], name)

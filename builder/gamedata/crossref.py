@@ -67,7 +67,44 @@ class Checker:
         self.map_checks()
         from .crossref_engines import check as engine_data
         engine_data(self)
+        self.rule_refs()
         return self.out
+
+    # ids the audit's rules name (builder.audit.rules.select): selector and place-set keys -> what they name
+    RULE_REFS = {"sides": "sides", "nationalities": "nationalities", "types": "unit_types", "units": "units",
+                 "flags": "flags", "movement_classes": "movement_classes", "phasing_sides": "sides",
+                 "not_into_markers": "markers", "regions": "map:regions",
+                 "from_boxes": "map:boxes", "dead_boxes": "map:boxes", "terrain": "map:terrain_types",
+                 "not_across": "map:hexside_types", "closed_hexsides": "map:hexside_types",
+                 "except_hexsides": "map:hexside_types", "hexes": "hex"}
+
+    def rule_refs(self):
+        """Every id the data's audit rules and stacking special cases name exists (a typo would silently
+        make a rule judge nothing)."""
+        def walk(node, path):
+            if isinstance(node, list):
+                for i, v in enumerate(node):
+                    walk(v, path + (i,))
+                return
+            if not isinstance(node, dict):
+                return
+            for key, value in node.items():
+                what = self.RULE_REFS.get(key)
+                if what and isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+                    for i, v in enumerate(value):
+                        if what == "hex":
+                            self.hex_ref(path + (key, i), v)
+                        elif what.startswith("map:"):
+                            self.ref(self.doc, path + (key, i), v, None, _NAMES[what], ids=self.map_ids(what[4:]))
+                        else:
+                            self.ref(self.doc, path + (key, i), v, what, _NAMES[what])
+                elif isinstance(value, (dict, list)):
+                    walk(value, path + (key,))
+        for i, rule in self.items("rules"):
+            walk(rule, ("rules", i))
+        stacking = (self.doc.get("game") or {}).get("stacking")
+        if isinstance(stacking, dict):
+            walk(stacking, ("game", "stacking"))
 
     def unique_ids(self):
         # Units and markers share one namespace: both become pieces that carry their id.
@@ -437,6 +474,11 @@ class Checker:
                 elif prev is not None and cur is not None and cur not in self.grid.neighbours(prev):
                     self.error(m, ("lines", i, "path", k), f"{path[k - 1]} and {h} are not adjacent: a line runs from hex to neighbouring hex")
                 prev = cur
+
+
+_NAMES = {"sides": "side", "nationalities": "nationality", "unit_types": "unit type", "units": "unit",
+          "flags": "flag", "movement_classes": "movement class", "markers": "marker", "map:regions": "region",
+          "map:boxes": "box", "map:terrain_types": "terrain type", "map:hexside_types": "hexside type"}
 
 
 def _unit_keys() -> frozenset:

@@ -15,7 +15,6 @@ from builder.audit.report import Finding
 NOT_CHECKED = [
     "hexes passed through: VASSAL logs record only where a move starts and ends; the cheapest path is assumed",
     "stacking during a move or retreat (only the end of each logged action is judged)",
-    "special stacking: Soviet 4th unit, co-stacking bans between nationalities or sides (EotID 8.2, 4.4 A, 19.1.4 A)",
     "zones of control for supply lines and the hexes a retreat passes through (only where it ends), and ZOC "
     "exceptions the data cannot state (lone SUs, "
     "paratroops on their drop turn, invading units before they land: EotID 9.x, 15.23 B, 17.5 E)",
@@ -66,27 +65,42 @@ class Rule:
     def end_entry(self, entry, pos) -> None: ...
     def end(self, pos) -> None: ...
 
-    def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None) -> None:
+    def checks(self) -> list[tuple[str, str, str]]:
+        """(rule id, reference, what it judges) of each rule this object checks."""
+        return [(self.id, self.reference, self.description)]
+
+    def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None,
+               rule_id: str | None = None) -> None:
         self.result.add(Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
                                 getattr(frm, "name", frm or ""), getattr(to, "name", to or ""),
-                                self.id, self.reference if reference is None else reference, message, entry))
+                                rule_id or self.id, self.reference if reference is None else reference,
+                                message, entry))
 
 
 def checks() -> dict:
     """``check`` name in the data's ``rules`` -> the rule class that judges it."""
     from . import activation as a, entry as e, schedule as s
+    from .assault import MobileAssault
+    from .levels import MarkerLevels
+    from .replacements import Replacements as ReplacementLimits
+    from .restrict import MovementRestrictions
     from .setup import SetupConformance
-    return {"setup": SetupConformance, "flip-once": a.FlipOnce, "command-radius": a.CommandRadius,
-            "second-activation": a.SecondActivation, "allotments": a.Allotments,
-            "designated-activation": a.DesignatedActivation, "activation-eligibility": a.ActivationEligibility,
-            "first-player": a.FirstPlayer, "clean-up": a.CleanUp, "turn-end": a.TurnEnd,
-            "enemy-hex": e.EnemyHex, "traffic": e.Traffic, "forbidden-hexes": e.ForbiddenHexes,
-            "immobile": e.Immobile, "objective-entry": e.ObjectiveEntry, "hq-zoc": e.HqZoc,
-            "zoc-to-zoc": e.ZocToZoc, "placement-phase": s.PlacementPhase, "removals": s.Removals,
-            "off-map": s.OffMap, "replacements": s.Replacements}
+    from .strategic import PhaseChecks
+    found = {"setup": SetupConformance, "flip-once": a.FlipOnce, "command-radius": a.CommandRadius,
+             "second-activation": a.SecondActivation, "allotments": a.Allotments,
+             "designated-activation": a.DesignatedActivation, "activation-eligibility": a.ActivationEligibility,
+             "first-player": a.FirstPlayer, "clean-up": a.CleanUp, "turn-end": a.TurnEnd,
+             "enemy-hex": e.EnemyHex, "traffic": e.Traffic, "forbidden-hexes": e.ForbiddenHexes,
+             "immobile": e.Immobile, "objective-entry": e.ObjectiveEntry, "hq-zoc": e.HqZoc,
+             "zoc-to-zoc": e.ZocToZoc, "placement-phase": s.PlacementPhase, "removals": s.Removals,
+             "off-map": s.OffMap, "replacements": s.Replacements,
+             "movement": MovementRestrictions, "mobile-assault": MobileAssault,
+             "replacement-limits": ReplacementLimits, "marker-levels": MarkerLevels}
+    found.update({kind: PhaseChecks for kind in PhaseChecks.KINDS})
+    return found
 
 
-def rules_from_data(ctx, builtin: list | None = None) -> tuple[list, list]:
+def rules_from_data(ctx, builtin: list | None = None, engines=None) -> tuple[list, list]:
     """The game data's ``rules`` list: each entry names its rule ID, reference and the check that judges
     it with its parameters; an entry with ``check: none`` is a rule left out, with why. An entry whose
     check is one of the built-in rules (``stacking``, ``movement-allowance``, ``arrival`` ...) gives that
@@ -110,7 +124,7 @@ def rules_from_data(ctx, builtin: list | None = None) -> tuple[list, list]:
             not_checked.append(f"{spec.get('id')} ({spec.get('reference') or ''}): {spec.get('name') or ''}"
                                + (f": {why}" if why else ""))
             continue
-        rules.append(cls(ctx, spec))
+        rules.append(cls(ctx, spec, engines) if getattr(cls, "uses_engines", False) else cls(ctx, spec))
     return rules, not_checked
 
 
@@ -171,15 +185,25 @@ class RuleSet(Visitor):
                 "control": engines.control.enabled}
         not_checked += [text for key, text in NEEDS_DATA if not have[key]]
         from builder.audit.activation import ActivationEngine
-        data_rules, data_not_checked = rules_from_data(ctx, rules)
+        data_rules, data_not_checked = rules_from_data(ctx, rules, engines)
         return cls(rules + data_rules, data_not_checked + not_checked, engines, ActivationEngine(ctx))
 
     def bind(self, result) -> None:
         for r in self.rules:
             r.result = result
 
+    def checked(self) -> list[dict]:
+        """Every rule ID judged, once, with its reference and what it judges."""
+        out, seen = [], set()
+        for r in self.rules:
+            for rid, ref, what in r.checks():
+                if rid not in seen:
+                    seen.add(rid)
+                    out.append({"rule": rid, "reference": ref, "name": what})
+        return out
+
     def describe(self) -> list[str]:
-        return [f"{r.id}: {r.description}" for r in self.rules]
+        return [f"{c['rule']}: {c['name']}" for c in self.checked()]
 
     # visitor: rules (not for undone commands), then the engines
     def _both(self, name, ev, pos) -> None:

@@ -65,6 +65,10 @@ class ProhibitedTerrain(Rule):
     def __init__(self, ctx, costs: TerrainCosts) -> None:
         super().__init__()
         self.ctx, self.costs = ctx, costs
+        # the references of the terrain types that bar some class (each finding names its own)
+        self.reference = "; ".join(sorted({t.get("source") for t in ctx.terrain_types.values()
+                                           if t.get("source") and (t.get("playable") is False or "prohibited"
+                                                                   in (t.get("movement") or {}).values())}))
 
     def move(self, ev, pos) -> None:
         h = ev.to.hex
@@ -96,6 +100,7 @@ class MovementAllowance(Rule):
         spec = ctx.spec("movement")
         mm = spec.get("minimum_move")
         self.minimum_move = mm if isinstance(mm, dict) else ({} if mm else None)
+        self.enemy_hex_is_assault = spec.get("enemy_hex") == "assault"
         self._reported: set = set()     # piece ids already reported in this phase
         self.not_judged = 0
         self.last_path = None           # (cost, path) of the last finding, for reports that explain it
@@ -158,6 +163,8 @@ class MovementAllowance(Rule):
             return
         if self.costs.prohibited_terrain(ev.to.hex, mc) is not None:
             return                                   # the prohibited-terrain rule reports it
+        if self.enemy_hex_is_assault and any(x.side in self.ctx.enemies(u.side) for x in pos.units_at(ev.to.hex)):
+            return                                   # an assault (movement.enemy_hex): the assault rules price it
         start, start_name = self._start(u, began, ev, mc)
         if start is None:
             return

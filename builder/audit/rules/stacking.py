@@ -1,19 +1,31 @@
-"""Stacking: after each logged action, no side may have more stacking points in a hex than its limit.
+"""Stacking: after each logged action (a drag, a stack dragged, a unit placed), no side may have more
+stacking points in a hex than its limit, and units that may never share a hex do not.
 
-All from the data (``game.stacking``): ``limit``, ``by_side`` (a side's own limit), ``counts``
-(``units``: each unit weighs its type's ``unit_types[].stacking``, default 1; ``steps``: that weight
-times the unit's remaining steps), ``exempt_status`` (a unit whose Status property holds one of these
-does not count, e.g. BCS Support), and a hex's terrain ``stacking_factor`` (EotID X12 halves
-every limit, 8.4). Markers never count: only pieces carrying a UnitId are units.
+All from the data (``game.stacking``): ``limit``, ``by_side`` (a side's own limit), ``counts`` (``units``:
+each unit weighs its type's ``unit_types[].stacking``, default 1; ``steps``: that weight times the unit's
+remaining steps), ``exempt_status`` (a unit whose Status property holds one of these does not count, e.g.
+BCS Support), ``not_counted.types`` (unit types that never count, e.g. EotID's Alpenfestung, 8.5), a hex's
+terrain ``stacking_factor`` (EotID X12 halves every limit, 8.4), ``extra_units`` (a side's higher limit
+when one of its units in the hex is of given types: the EotID Soviet 4th unit only with a GRP or an SU, 8.2)
+and ``never_together`` (two unit selectors that may not share a hex: EotID 4.4 A, 19.1.4 A). Each of these
+may carry its own ``id`` and ``rule`` (the rule ID and reference named in findings); ``on_arrival`` names the
+ID of a breach made by a unit arriving from off the map or a box (EotID 7.10). Markers never count: only
+pieces carrying a UnitId are units.
 """
 
 from __future__ import annotations
 
 from . import Rule
+from .select import UnitSelector
 
 
 def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def _id_ref(spec, default_id: str, default_ref: str) -> tuple[str, str]:
+    spec = spec if isinstance(spec, dict) else {}
+    return spec.get("id") or default_id, spec.get("rule") or default_ref
 
 
 class Stacking(Rule):
@@ -21,13 +33,26 @@ class Stacking(Rule):
     description = "stacking points per side in a hex at the end of each move"
 
     def __init__(self, ctx, limit: float, by_side: dict, counts: str, exempt: set, weights: dict,
-                 reference: str) -> None:
+                 reference: str, spec: dict | None = None) -> None:
         super().__init__()
+        spec = spec or {}
         self.ctx = ctx
         self.limit, self.by_side, self.counts = limit, by_side, counts
         self.exempt, self.weights = exempt, weights
+        self.id = spec.get("id") or Stacking.id
         self.reference = reference
-        self._pending: dict = {}            # (hex, side) -> last unit moved there in this entry
+        nc = spec.get("not_counted") if isinstance(spec.get("not_counted"), dict) else {}
+        self.not_counted_types = set(nc.get("types") or [])
+        self.terrain_id = _id_ref(spec.get("terrain_factor"), self.id, reference)
+        self.arrival_id = _id_ref(spec.get("on_arrival"), self.id, reference)
+        self.extra = [(e.get("id") or self.id, e.get("rule") or reference, set(e.get("sides") or []),
+                       float(e["limit"]), UnitSelector(ctx, e.get("requires")), e)
+                      for e in spec.get("extra_units") or []
+                      if isinstance(e, dict) and isinstance(e.get("limit"), (int, float))]
+        self.apart = [(e.get("id") or self.id, e.get("rule") or reference, UnitSelector(ctx, e.get("a")),
+                       UnitSelector(ctx, e.get("b")), e.get("message") or "")
+                      for e in spec.get("never_together") or [] if isinstance(e, dict)]
+        self._pending: dict = {}            # (hex, side) -> (unit, from, to, arrived) last moved there in this entry
 
     @classmethod
     def from_context(cls, ctx) -> "Stacking | None":
@@ -38,11 +63,32 @@ class Stacking(Rule):
                    if isinstance(t.get("stacking"), (int, float))}
         return cls(ctx, float(st["limit"]), {k: float(v) for k, v in (st.get("by_side") or {}).items()},
                    st.get("counts") or "units", set(st.get("exempt_status") or []), weights,
-                   st.get("rule") or "")
+                   st.get("rule") or "", st)
+
+    def checks(self) -> list[tuple[str, str, str]]:
+        """(rule id, reference, what) of every stacking rule the data configures."""
+        out = [(self.id, self.reference, "stacking limit per side in a hex")]
+        st = (self.ctx.game.doc.get("game") or {}).get("stacking") or {}
+        if isinstance(st.get("not_counted"), dict) and st["not_counted"].get("id"):
+            out.append((st["not_counted"]["id"], st["not_counted"].get("rule") or self.reference,
+                        "markers and the listed unit types never count"))
+        if self.terrain_id[0] != self.id:
+            out.append((*self.terrain_id, "terrain that multiplies the stacking limit"))
+        out += [(i, r, f"a higher limit only with {', '.join(sorted(e.get('requires', {}).get('types') or []))}")
+                for i, r, _, _, _, e in self.extra]
+        out += [(i, r, "units that may never share a hex") for i, r, *_ in self.apart]
+        if self.arrival_id[0] != self.id:
+            out.append((*self.arrival_id, "stacking on arrival"))
+        seen, unique = set(), []
+        for c in out:
+            if c[0] not in seen:
+                seen.add(c[0])
+                unique.append(c)
+        return unique
 
     # ------------------------------------------------------------------ weights
     def weight(self, unit) -> float:
-        if unit.statuses() & self.exempt:
+        if unit.statuses() & self.exempt or unit.props.get("Type", "") in self.not_counted_types:
             return 0.0
         w = self.weights.get(unit.props.get("Type", ""), 1.0)
         if self.counts == "steps":
@@ -53,36 +99,63 @@ class Stacking(Rule):
             w *= max(steps - (unit.level - 1) - unit.losses, 1)
         return w
 
-    def hex_limit(self, side: str, h) -> tuple[float, str]:
+    def hex_limit(self, side: str, h, units=()) -> tuple[float, str, str, str]:
+        """(limit, how it is stated, rule id, reference) for *side* in hex *h* holding *units*."""
         base = self.by_side.get(side, self.limit)
+        rid, ref, how = self.id, self.reference, _fmt(base)
+        for eid, eref, sides, limit, requires, e in self.extra:
+            if side not in sides or limit <= base:
+                continue
+            types = ", ".join(sorted((e.get("requires") or {}).get("types") or []))
+            if any(requires.matches(u) for u in units):
+                base, how = limit, _fmt(limit)
+            else:
+                rid, ref = eid, eref
+                how = f"{_fmt(base)} ({_fmt(limit)} only with one of: {types})"
         tt = self.ctx.terrain_types.get(self.ctx.terrain(h)) or {}
         factor = tt.get("stacking_factor")
         if isinstance(factor, (int, float)) and not isinstance(factor, bool):
-            return base * factor, f"{_fmt(base)} x {_fmt(factor)} in {tt.get('name') or tt.get('id')}"
-        return base, _fmt(base)
+            if rid == self.id:
+                rid, ref = self.terrain_id
+            return base * factor, f"{how} x {_fmt(factor)} in {tt.get('name') or tt.get('id')}", rid, ref
+        return base, how, rid, ref
 
     # ------------------------------------------------------------------ events
     def move(self, ev, pos) -> None:
         if ev.to.hex is not None:
-            self._pending[(ev.to.hex, ev.unit.side)] = (ev.unit, ev.frm, ev.to)
+            self._pending[(ev.to.hex, ev.unit.side)] = (ev.unit, ev.frm, ev.to, ev.frm.hex is None)
 
     def add(self, ev, pos) -> None:
         if ev.unit.location.hex is not None:
-            self._pending[(ev.unit.location.hex, ev.unit.side)] = (ev.unit, None, ev.unit.location)
+            self._pending[(ev.unit.location.hex, ev.unit.side)] = (ev.unit, None, ev.unit.location, True)
 
     def end_entry(self, entry, pos) -> None:
         if not self._pending:
             return
         pending, self._pending = self._pending, {}
-        for (h, side), (unit, frm, to) in pending.items():
-            units = [u for u in pos.units_at(h) if u.side == side]
+        apart_seen = set()
+        for (h, side), (unit, frm, to, arrived) in pending.items():
+            here = pos.units_at(h)
+            units = [u for u in here if u.side == side]
             total = sum(self.weight(u) for u in units)
-            limit, how = self.hex_limit(side, h)
-            if total <= limit:
-                continue
-            counted = ", ".join(f"{u.unit_id}" + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
-                                for u in units)
-            side_name = (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side
-            self.report(pos, unit, frm, to,
-                        f"{side_name} has {_fmt(total)} stacking points in {to.name}, "
-                        f"limit {how}: {counted}", entry)
+            limit, how, rid, ref = self.hex_limit(side, h, units)
+            if total > limit:
+                counted = ", ".join(f"{u.unit_id}" + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
+                                    for u in units)
+                side_name = (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side
+                msg = f"{side_name} has {_fmt(total)} stacking points in {to.name}, limit {how}: {counted}"
+                if arrived and self.arrival_id[0] != self.id:
+                    rid, ref = self.arrival_id
+                    msg += "; arriving units obey stacking in the hex they enter"
+                self.report(pos, unit, frm, to, msg, entry, reference=ref, rule_id=rid)
+            for aid, aref, a, b, message in self.apart:
+                if (h, aid) in apart_seen:
+                    continue
+                ones = [u for u in here if a.matches(u)]
+                others = [u for u in here if b.matches(u) and u not in ones]
+                if ones and others:
+                    apart_seen.add((h, aid))
+                    msg = (f"{', '.join(u.unit_id for u in ones)} and {', '.join(u.unit_id for u in others)} "
+                           f"share {to.name}")
+                    self.report(pos, unit, frm, to, f"{message}: {msg}" if message else msg, entry,
+                                reference=aref, rule_id=aid)

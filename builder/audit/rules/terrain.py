@@ -37,8 +37,9 @@ def _number(v, ma: float) -> float | None:
 
 
 class TerrainCosts:
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx, closed_hexsides: set | None = None) -> None:
         self.ctx = ctx
+        self.closed = set(closed_hexsides or ())   # hexside types impassable here (e.g. the dike strategically)
         self.grid = ctx.grid
         self._step: dict = {}
         self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
@@ -87,6 +88,8 @@ class TerrainCosts:
         base = DEFAULT_COST if base is None else base
         replace = []
         for hid in ctx.hexsides.get(frozenset((a, b)), ()):
+            if hid in self.closed:
+                return None
             ht = ctx.hexside_types.get(hid) or {}
             hv = _cost(ht.get("movement"), mclass)
             if hv == PROHIBITED:
@@ -103,6 +106,19 @@ class TerrainCosts:
             if n is not None:
                 replace.append(n)
         return min([base, *replace])
+
+    def hexside_extra(self, a, b, mclass: str, ma: float) -> float | None:
+        """The added cost of the a|b hexside's features (a river's +1), None if one is prohibited."""
+        extra = 0.0
+        for hid in self.ctx.hexsides.get(frozenset((a, b)), ()):
+            ht = self.ctx.hexside_types.get(hid) or {}
+            hv = _cost(ht.get("movement"), mclass)
+            if hv == PROHIBITED or hid in self.closed:
+                return None
+            n = _number(hv, ma)
+            if n is not None and not _replaces(ht):
+                extra += n
+        return extra
 
     def _adjacent(self, h, mclass: str, ma: float, table: dict) -> list:
         out = table.get(h)

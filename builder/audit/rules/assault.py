@@ -1,0 +1,199 @@
+"""Mobile assaults (``check: mobile-assault`` entries of the data's ``rules`` list).
+
+A mobile assault is what the log shows: in a phase the entry names (``phase_kinds``, ``phases`` ...), a unit
+of the phasing side moves into a hex holding combat units of a side it fights (``zones_of_control.enemies``;
+every other side when the data gives none). Its launch hex is where the move began when that is adjacent to the
+target; otherwise any neighbour of the target the unit could have reached, and the rule is broken only if
+no such launch hex satisfies it. Each entry names one condition:
+
+* ``assaulters`` — a unit selector every assaulting unit must match (EotID 11.1: mechanized, never Flak);
+* ``not_into`` / ``not_from`` — place sets the target / the launch hex may not be in (11.2 A-B);
+* ``not_into_markers`` — marker ids that bar the target hex (11.3: a Level 3 fort);
+* ``not_across`` — hexside types the assault may not cross (10.9 B: the dike);
+* ``cost`` — ``{enter, assault}`` MP: the approach path to the launch hex, plus entering and assaulting the
+  target (plus hexside costs) must fit the unit's movement allowance (11.5-11.7);
+* ``stacked_at_start: true`` — every unit assaulting one hex in the phase began the phase in the same hex (11.10);
+* ``first_hex_only: true`` — the target is the first hex the unit enters in the phase, and a unit makes one
+  mobile assault per turn (11.4, 25.11 D: with ``weather: [foul]``);
+* ``never_together: [selector, selector]`` — units of both may not assault one hex in the same phase (4.2 C);
+* ``prohibited: true`` — no mobile assault at all (6.2: with ``turns: [1]``).
+"""
+
+from __future__ import annotations
+
+from . import Rule
+from .select import PlaceSet, UnitSelector, When
+
+
+def shared_costs(ctx):
+    """One TerrainCosts per game context (its step and path caches are shared by the rules)."""
+    from .terrain import TerrainCosts
+    found = getattr(ctx, "_shared_costs", None)
+    if found is None:
+        found = ctx._shared_costs = TerrainCosts(ctx)
+    return found
+
+
+def enemies_of(ctx, side: str) -> set:
+    """The sides *side* fights (the data's ``zones_of_control.enemies``, else every other side)."""
+    return set(ctx.enemies(side))
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+class _Entry:
+    def __init__(self, ctx, spec: dict) -> None:
+        self.spec = spec
+        self.id, self.reference = spec.get("id") or "mobile-assault", spec.get("reference") or ""
+        self.message = spec.get("name") or ""
+        self.when = When(ctx, spec)
+        self.units = UnitSelector(ctx, spec.get("units"))
+        self.assaulters = UnitSelector(ctx, spec["assaulters"]) if isinstance(spec.get("assaulters"), dict) else None
+        self.not_into = PlaceSet(ctx, spec["not_into"]) if isinstance(spec.get("not_into"), dict) else None
+        self.not_from = PlaceSet(ctx, spec["not_from"]) if isinstance(spec.get("not_from"), dict) else None
+        self.markers = set(spec.get("not_into_markers") or [])
+        self.across = set(spec.get("not_across") or [])
+        self.cost = spec.get("cost") if isinstance(spec.get("cost"), dict) else None
+        self.stacked = bool(spec.get("stacked_at_start"))
+        self.first_hex = bool(spec.get("first_hex_only"))
+        pair = spec.get("never_together") or []
+        self.apart = [UnitSelector(ctx, s) for s in pair[:2]] if len(pair) >= 2 else None
+        self.prohibited = bool(spec.get("prohibited"))
+
+
+class MobileAssault(Rule):
+    id = "mobile-assault"
+    description = "mobile assaults: who, into and from where, at what MP cost, when (data: rules, check: mobile-assault)"
+
+    def __init__(self, ctx, spec: dict) -> None:
+        super().__init__()
+        self.ctx, self.costs = ctx, shared_costs(ctx)
+        self.entries = [_Entry(ctx, spec)]
+        self.id, self.reference = self.entries[0].id, self.entries[0].reference
+        self._start: dict = {}          # piece id -> hex at its first move in the phase
+        self._groups: dict = {}         # target hex -> [(unit, start hex)] assaulting it this phase
+        self._per_turn: dict = {}       # (turn, piece id) -> mobile assaults made
+        self._reported: set = set()
+
+    def checks(self) -> list[tuple[str, str, str]]:
+        return [(e.id, e.reference, e.message or e.id) for e in self.entries]
+
+    def phase(self, ev, pos) -> None:
+        self._start.clear()
+        self._groups.clear()
+        self._reported.clear()
+
+    # ------------------------------------------------------------------ detection
+    def _defenders(self, pos, unit, h) -> list:
+        foes = enemies_of(self.ctx, unit.side)
+        return [u for u in pos.units_at(h) if u.side in foes
+                and self.ctx.game.is_combat(self.ctx.game.units.get(u.unit_id) or {})]
+
+    def move(self, ev, pos) -> None:
+        u = ev.unit
+        if ev.frm.hex is None or ev.to.hex is None:
+            self._start.pop(u.piece_id, None)
+            return
+        start = self._start.setdefault(u.piece_id, ev.frm.hex)
+        ph = pos.phase
+        if ph is not None and ph.side is not None and ph.side != u.side:
+            return
+        target = ev.to.hex
+        live = [e for e in self.entries if e.when.applies(pos) and e.units.matches(u)]
+        if not live:
+            return
+        defenders = self._defenders(pos, u, target)
+        if not defenders:
+            return
+        group = self._groups.get(target)
+        if group is not None and not any(d in group[1] for d in defenders):
+            group = None                    # new defenders: a new assault
+        if group is None:
+            group = self._groups[target] = ([], list(defenders))
+        if all(x is not u for x, _ in group[0]):
+            group[0].append((u, start))
+        turn_key = (pos.turn, u.piece_id)
+        self._per_turn[turn_key] = self._per_turn.get(turn_key, 0) + 1
+        for e in live:
+            msg = self._judge(e, pos, u, ev.frm.hex, start, target, group[0], defenders)
+            if msg and (e.id, u.piece_id) not in self._reported:
+                self._reported.add((e.id, u.piece_id))
+                lead = f"{e.message}: " if e.message else ""
+                self.report(pos, u, self.ctx.grid.name(start), ev.to,
+                            f"{lead}{u.unit_id} mobile-assaults {ev.to.name} "
+                            f"({', '.join(d.unit_id for d in defenders)}): {msg}", ev.entry,
+                            reference=e.reference, rule_id=e.id)
+
+    # ------------------------------------------------------------------ conditions
+    def _launches(self, frm, start, target) -> list:
+        grid = self.ctx.grid
+        if target in grid.neighbours(frm):
+            return [frm]
+        return [n for n in grid.neighbours(target)]
+
+    def _judge(self, e: _Entry, pos, u, frm, start, target, group, defenders) -> str | None:
+        grid, ctx = self.ctx.grid, self.ctx
+        if e.prohibited:
+            return "no mobile assaults are allowed now"
+        if e.assaulters is not None and not e.assaulters.matches(u):
+            return f"{u.unit_id} may not mobile-assault (a {u.props.get('Type') or 'unit'} of movement class " \
+                   f"{u.movement_class or '?'})"
+        if e.not_into is not None and e.not_into.contains(target):
+            return f"the target hex is {e.not_into.describe()}"
+        if e.markers:
+            bad = {m.marker_id for m in pos.markers_at(target)} & e.markers
+            if bad:
+                return f"the target hex holds {', '.join(sorted(bad))}"
+        if e.not_from is not None or e.across:
+            launches = self._launches(frm, start, target)
+            ok = [n for n in launches if not (e.not_from is not None and e.not_from.contains(n))
+                  and not (set(ctx.hexsides.get(frozenset((n, target)), ())) & e.across)]
+            if not ok:
+                n = launches[0]
+                if e.not_from is not None and e.not_from.contains(n):
+                    return f"launched from {grid.name(n)}, {e.not_from.describe()}"
+                return f"across the {'/'.join(sorted(e.across))} hexside {grid.name(n)}/{grid.name(target)}"
+        if e.cost is not None:
+            return self._cost(e, pos, u, frm, start, target)
+        if e.stacked:
+            starts = {s for _, s in group}
+            if len(starts) > 1:
+                return ("the assaulting units did not begin the phase stacked together ("
+                        + ", ".join(f"{x.unit_id} in {grid.name(s)}" for x, s in group) + ")")
+        if e.first_hex:
+            if target not in grid.neighbours(start):
+                return f"it is not the first hex entered this phase (it began in {grid.name(start)})"
+            if self._per_turn.get((pos.turn, u.piece_id), 0) > 1:
+                return "its second mobile assault this turn"
+        if e.apart is not None:
+            a = [x for x, _ in group if e.apart[0].matches(x) and not e.apart[1].matches(x)]
+            b = [x for x, _ in group if e.apart[1].matches(x) and not e.apart[0].matches(x)]
+            if a and b:
+                return ("units of both groups assault one hex: " + ", ".join(x.unit_id for x in a) + " with "
+                        + ", ".join(x.unit_id for x in b))
+        return None
+
+    def _cost(self, e: _Entry, pos, u, frm, start, target) -> str | None:
+        try:
+            ma = float(pos.factor(u, "movement"))
+        except (TypeError, ValueError):
+            return None
+        enter, assault = float(e.cost.get("enter", 1)), float(e.cost.get("assault", 2))
+        best = None
+        for n in self._launches(frm, start, target):
+            approach = 0.0 if n == start else self.costs.cheapest(start, n, u.movement_class, ma, limit=ma)
+            if approach is None:
+                continue
+            extra = self.costs.hexside_extra(n, target, u.movement_class, ma)
+            if extra is None:
+                continue
+            total = approach + enter + assault + extra
+            best = total if best is None else min(best, total)
+        if best is None:
+            return f"no launch hex next to the target within its MA {_fmt(ma)}"
+        if best > ma + 1e-9:
+            return (f"the approach, {_fmt(enter)} MP to enter and {_fmt(assault)} MP to assault cost at least "
+                    f"{_fmt(best)} MP, more than its MA {_fmt(ma)}")
+        return None
