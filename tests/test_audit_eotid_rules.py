@@ -43,7 +43,7 @@ def test_the_audit_names_at_least_30_rule_ids(kit):
     for rid in ["STK-1", "STK-2", "STK-3", "STK-4", "STK-5", "STK-6", "STK-7", "POL-1", "POL-2", "POL-3", "POL-6",
                 "POL-7", "POL-8", "REP-18", "T1-1", "MAS-8", "T1-6", "SEA-12", "MAS-1", "MAS-2", "MAS-3", "MAS-4",
                 "MAS-5", "MAS-6", "MAS-7", "MAS-9", "MAS-14", "STR-1", "STR-5", "STR-6", "MOV-14", "STR-10", "STR-11",
-                "STR-14", "STR-15", "FRT-1", "FRT-2", "SEA-1", "SEA-4", "SEA-5", "SEA-9", "SEA-11", "REP-4", "REP-5", "REP-7", "REP-19"]:
+                "STR-14", "STR-15", "FRT-1", "FRT-2", "ZOC-3", "SEA-1", "SEA-4", "SEA-5", "SEA-9", "SEA-11", "REP-4", "REP-5", "REP-7", "REP-19"]:
         assert rid in ids, rid
 
 
@@ -594,3 +594,30 @@ def test_mov14_supply_units_into_friendly_hexes_only(kit, tmp_path):
     enemy = play(kit, tmp_path, {"sov-su-1": "T27"}, 8, SOV_OPS, lambda g: g.move("sov-su-1", "T26"))
     assert found(enemy) == [("MOV-14", "sov-su-1", "T27", "T26")]      # T26 is still German-controlled
     assert "controlled by axis" in enemy.findings[0].message
+
+
+def _zoc_after(kit, path):
+    from builder.audit.replay import Replayer, read_commands
+    from builder.audit.report import AuditResult
+    rs = RuleSet.for_game(kit.ctx)
+    rs.bind(AuditResult("iron-dream", str(path)))
+    Replayer(kit.ctx, [rs]).run(read_commands(path))
+    return rs.engines.zoc
+
+
+def test_zoc3_no_axis_zoc_into_an_invasion_port_and_landing_in_an_enemy_zoc(kit, tmp_path):
+    """7.2 A / 9.4: German ZOC reaches port cities but not an invasion-port hex; 7.2 B: a WA unit lands at a
+    port city inside an enemy ZOC only where another WA combat unit already is."""
+    g = kit.grid
+    plain = ScriptedGame(kit, units={"ger-inf-1": "U5"}, turn=8, phase=WA_NAVAL).start()
+    assert _zoc_after(kit, plain.write(tmp_path / "plain.vlog")).enemy_zoc(g.parse("V5"), "western-allies")
+    port = ScriptedGame(kit, units={"ger-inf-1": "U5"}, turn=8, phase=WA_NAVAL).start()
+    port.add_marker("wa-invasion-port", "V5")
+    z = _zoc_after(kit, port.write(tmp_path / "port.vlog"))
+    assert not z.enemy_zoc(g.parse("V5"), "western-allies") and z.enemy_zoc(g.parse("V4"), "western-allies")
+    units = {"ger-inf-1": "U4", "us-mech-5": "eto", "us-mech-7": "eto"}
+    bad = play(kit, tmp_path, units, 8, WA_NAVAL, lambda s: s.move("us-mech-5", "V4"))
+    assert found(bad) == [("ZOC-3", "us-mech-5", "ETO Holding Box", "V4")]
+    assert bad.findings[0].reference == "7.2 B"
+    ok = play(kit, tmp_path, {**units, "us-mech-7": "V4"}, 8, WA_NAVAL, lambda s: s.move("us-mech-5", "V4"))
+    assert ok.findings == []

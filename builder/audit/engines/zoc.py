@@ -6,8 +6,9 @@ Status property, e.g. BCS Support), ``not_faces`` (``front``/``back`` of the fac
 ``not_flags``, ``not_nationalities``. Its zone is its own hex and the adjacent hexes, except hexes of
 terrain ``not_into_terrain``, hexes across a hexside of a type in ``not_across_hexsides`` (unless the
 same hexside also has a type in ``through_hexsides``, e.g. a bridge), and, for the nationalities or
-sides of a ``confined`` entry, hexes outside its regions. The map's terrain and hexside types with
-``zoc: false`` block a ZOC too (a nationality's ZOC only in its country).
+sides of a ``confined`` entry, hexes outside its regions, and for the sides of a ``not_into_markers``
+entry, hexes holding one of its markers (EotID: no Axis ZOC into a WA invasion-port hex, 9.4). The map's
+terrain and hexside types with ``zoc: false`` block a ZOC too (a nationality's ZOC only in its country).
 
 Movement: ``enter_cost`` / ``leave_cost`` MP to enter / leave a hex in an enemy ZOC (EZOC);
 ``rigid``: a unit entering an EZOC stops there (true, or a list of movement classes that stop);
@@ -49,6 +50,9 @@ class ZocMap(Visitor):
         self.confined = [(set(c.get("nationalities") or []), set(c.get("sides") or []),
                           ctx.hexes_of(c.get("regions") or []))
                          for c in spec.get("confined") or [] if isinstance(c, dict)]
+        self.marker_blocks = [(set(c.get("sides") or []), set(c.get("markers") or []))
+                              for c in spec.get("not_into_markers") or [] if isinstance(c, dict)]
+        self._gone = None                 # a marker being removed (its event comes before the removal)
         self.enter_cost = float(spec.get("enter_cost") or 0)
         self.leave_cost = float(spec.get("leave_cost") or 0)
         rigid = spec.get("rigid", False)
@@ -104,6 +108,10 @@ class ZocMap(Visitor):
         for nats, sides, region in self.confined:
             if nat in nats or unit.side in sides:
                 out &= region
+        for sides, markers in self.marker_blocks:
+            if unit.side in sides:
+                out = {x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
+                                                         if m.piece_id != self._gone}}
         return frozenset(out)
 
     def _update(self, unit, pos) -> None:
@@ -176,6 +184,20 @@ class ZocMap(Visitor):
             self._update(ev.unit, pos)
 
     flip = status = add = remove = move
+
+    def marker(self, ev, pos) -> None:
+        """A blocking marker placed, moved or removed: the zones of the units next to it change."""
+        if not self.enabled or not any(ev.marker.marker_id in m for _, m in self.marker_blocks):
+            return
+        near = set()
+        for loc in (ev.frm, ev.to):
+            if loc is not None and loc.hex is not None:
+                near |= {loc.hex, *self.ctx.grid.neighbours(loc.hex)}
+        self._gone = ev.marker.piece_id if ev.kind == "remove" else None
+        for h in near:
+            for u in pos.units_at(h):
+                self._update(u, pos)
+        self._gone = None
 
 
 class EnemyZone:

@@ -5,8 +5,9 @@ All from the data (``game.stacking``): ``limit``, ``by_side`` (a side's own limi
 each unit weighs its type's ``unit_types[].stacking``, default 1; ``steps``: that weight times the unit's
 remaining steps), ``exempt_status`` (a unit whose Status property holds one of these does not count, e.g.
 BCS Support), ``not_counted.types`` (unit types that never count, e.g. EotID's Alpenfestung, 8.5), a hex's
-terrain ``stacking_factor`` (EotID X12 halves every limit, 8.4), ``extra_units`` (a side's higher limit
-when one of its units in the hex is of given types: the EotID Soviet 4th unit only with a GRP or an SU, 8.2)
+terrain ``stacking_factor`` (EotID X12 halves every limit, 8.4), ``full_stack_requires`` (a side's stack
+reaches its full limit only when one of its units there matches ``requires``, else one unit less: the EotID
+Soviet 4th unit only with a GRP or an SU, 8.2)
 and ``never_together`` (two unit selectors that may not share a hex: EotID 4.4 A, 19.1.4 A). Each of these
 may carry its own ``id`` and ``rule`` (the rule ID and reference named in findings); ``on_arrival`` names the
 ID of a breach made by a unit arriving from off the map or a box (EotID 7.10). Markers never count: only
@@ -45,10 +46,9 @@ class Stacking(Rule):
         self.not_counted_types = set(nc.get("types") or [])
         self.terrain_id = _id_ref(spec.get("terrain_factor"), self.id, reference)
         self.arrival_id = _id_ref(spec.get("on_arrival"), self.id, reference)
-        self.extra = [(e.get("id") or self.id, e.get("rule") or reference, set(e.get("sides") or []),
-                       float(e["limit"]), UnitSelector(ctx, e.get("requires")), e)
-                      for e in spec.get("extra_units") or []
-                      if isinstance(e, dict) and isinstance(e.get("limit"), (int, float))]
+        self.full = [(e.get("id") or self.id, e.get("rule") or reference, set(e.get("sides") or []),
+                      UnitSelector(ctx, e.get("requires")), e)
+                     for e in spec.get("full_stack_requires") or [] if isinstance(e, dict)]
         self.apart = [(e.get("id") or self.id, e.get("rule") or reference, UnitSelector(ctx, e.get("a")),
                        UnitSelector(ctx, e.get("b")), e.get("message") or "")
                       for e in spec.get("never_together") or [] if isinstance(e, dict)]
@@ -74,8 +74,8 @@ class Stacking(Rule):
                         "markers and the listed unit types never count"))
         if self.terrain_id[0] != self.id:
             out.append((*self.terrain_id, "terrain that multiplies the stacking limit"))
-        out += [(i, r, f"a higher limit only with {', '.join(sorted(e.get('requires', {}).get('types') or []))}")
-                for i, r, _, _, _, e in self.extra]
+        out += [(i, r, f"a full stack only with {', '.join(sorted(e.get('requires', {}).get('types') or []))}")
+                for i, r, _, _, e in self.full]
         out += [(i, r, "units that may never share a hex") for i, r, *_ in self.apart]
         if self.arrival_id[0] != self.id:
             out.append((*self.arrival_id, "stacking on arrival"))
@@ -103,15 +103,13 @@ class Stacking(Rule):
         """(limit, how it is stated, rule id, reference) for *side* in hex *h* holding *units*."""
         base = self.by_side.get(side, self.limit)
         rid, ref, how = self.id, self.reference, _fmt(base)
-        for eid, eref, sides, limit, requires, e in self.extra:
-            if side not in sides or limit <= base:
+        for eid, eref, sides, requires, e in self.full:
+            if side not in sides or any(requires.matches(u) for u in units):
                 continue
             types = ", ".join(sorted((e.get("requires") or {}).get("types") or []))
-            if any(requires.matches(u) for u in units):
-                base, how = limit, _fmt(limit)
-            else:
-                rid, ref = eid, eref
-                how = f"{_fmt(base)} ({_fmt(limit)} only with one of: {types})"
+            rid, ref = eid, eref
+            how = f"{_fmt(base - 1)} ({_fmt(base)} only with one of: {types})"
+            base -= 1
         tt = self.ctx.terrain_types.get(self.ctx.terrain(h)) or {}
         factor = tt.get("stacking_factor")
         if isinstance(factor, (int, float)) and not isinstance(factor, bool):
