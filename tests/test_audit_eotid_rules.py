@@ -508,7 +508,7 @@ def test_a_legal_three_turn_game_audits_clean(kit, tmp_path):
     invasion, a replacement step and a mobile assault, all legal."""
     r = audit_file(kit.ctx, _three_turns(kit).write(tmp_path / "three-turns.vlog"))
     assert r.findings == [], [f.line() for f in r.findings]
-    assert r.warnings == []
+    assert [w for w in r.warnings if not w.startswith("SETUP: set-up not judged")] == []   # no scenario start
     assert r.turns_replayed == 3 and r.moves >= 17
     assert r.entries > 3 * 24                               # every phase of every player-turn was logged
     # the same game without the mandatory Turn 1 invasion: exactly that is reported

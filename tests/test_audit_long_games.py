@@ -26,22 +26,23 @@ def eotid_game(extra=None):
     kit = game("iron-dream")
     units = {"ger-inf-1": "V37", "sov-inf-3": "W38", "ger-inf-25": "T19", "ger-inf-74": "T20",
              "ger-inf-80": "U16", "cw-b5": "A13", "ger-para-1": "B13", "sov-tank-1": "O38"}
-    g = ScriptedGame(kit, scenario="iron-dream", units=units).start()
-    to(g, 1, "axis-strategic-movement").move("ger-inf-80", "T18", "S21")      # 3 x MA, two drags
-    to(g, 1, "axis-operational-movement")
+    # from Turn 2: Turn 1 limits Axis movement to Italy and three eastern strategic movers and needs the
+    # WA invasion (EotID 6.1, 6.3: T1-1, SEA-12)
+    g = ScriptedGame(kit, scenario="iron-dream", units=units, turn=2).start()
+    to(g, 2, "axis-strategic-movement").move("ger-inf-80", "T18", "S21")      # 3 x MA, two drags
+    to(g, 2, "axis-operational-movement")
     g.move("ger-inf-25", "T20", "U21").move("ger-inf-74", "S20")
-    to(g, 1, "axis-prepared-assault")
+    to(g, 2, "axis-prepared-assault")
     g.flip("ger-inf-1").move("sov-inf-3", "X38").move("ger-inf-1", "W38")    # step loss, retreat, advance
-    to(g, 1, "wa-operational-movement").move("cw-b5", "A14")                  # EZOC to EZOC, one hex
-    to(g, 1, "soviet-operational-movement").move("sov-tank-1", "O39")
-    to(g, 2, "axis-operational-movement").move("ger-inf-25", "U22", "T23")
-    to(g, 2, "soviet-operational-movement").move("sov-inf-3", "X39")
-    to(g, 3, "axis-operational-movement").move("ger-inf-74", "S22")
+    to(g, 2, "wa-operational-movement").move("cw-b5", "A14")                  # EZOC to EZOC, one hex
+    to(g, 2, "soviet-operational-movement").move("sov-tank-1", "O39")
+    to(g, 3, "axis-operational-movement").move("ger-inf-25", "U22", "T23")
+    to(g, 3, "soviet-operational-movement").move("sov-inf-3", "X39")
     to(g, 4, "axis-reinforcement").place("ger-okh", "T21")                    # on its turn, at its hex
-    to(g, 4, "axis-operational-movement").move("ger-okh", "T22", "U23")
+    to(g, 4, "axis-operational-movement").move("ger-inf-74", "S22").move("ger-okh", "T22", "U23")
     if extra:
         extra(g)
-    to(g, 4, "wa-replacement")
+    to(g, 5, "axis-reinforcement")
     return kit, g
 
 
