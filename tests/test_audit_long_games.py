@@ -106,7 +106,10 @@ def test_eotid_set_up_moves_are_judged_by_the_set_up_and_later_positions_are_not
     g.next_phase().move("ger-pz-3", "V36")                 # the game has begun: a move in the supply phase
     r = audit_file(kit.ctx, g.write(tmp_path / "place.vlog"))
     assert [(f.rule, f.unit, f.entry) for f in r.findings] == [
-        ("SETUP", "sov-inf-8", 2), ("phase-discipline", "bul-army", 3), ("phase-discipline", "ger-pz-3", 5)]
+        ("STK-3", "sov-inf-5", 1),            # a 4th Soviet army in W38 without a GRP or SU (8.2)
+        ("SETUP", "sov-inf-8", 2), ("phase-discipline", "bul-army", 3),
+        ("POL-3", "bul-army", 3),             # the Bulgarian army leaves Sofia (19.2)
+        ("phase-discipline", "ger-pz-3", 5)]
     # the same position on turn 5: a game in progress, not judged as a set-up
     later = ScriptedGame(kit, scenario="iron-dream", units={"sov-tank-1": "O39"}).at(turn=5).start()
     r = audit_file(kit.ctx, later.write(tmp_path / "later.vsav"))
