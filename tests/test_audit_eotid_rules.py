@@ -387,12 +387,21 @@ def test_mas4_not_into_a_level_3_fort(kit, tmp_path):
 
 
 def test_mas5_the_mobile_assault_mp_cost(kit, tmp_path):
-    units = {"sov-tank-1": "T26", "ger-inf-1": "T23"}      # tank army MA 6: 2 hexes to T24, +1 +2 = 5
-    assert play(kit, tmp_path, units, 8, SOV_OPS, lambda g: g.move("sov-tank-1", "T24", "T23")).findings == []
-    far = {"sov-tank-1": "T27", "ger-inf-1": "T23"}        # 3 hexes and the Vistula (+1), +3 = 7 > 6
-    bad = play(kit, tmp_path, far, 8, SOV_OPS, lambda g: g.move("sov-tank-1", "T24", "T23"))
-    assert found(bad) == [("MAS-5", "sov-tank-1", "T27", "T23")]
-    assert "cost at least 7 MP, more than its MA 6" in bad.findings[0].message
+    """11.5: 1 MP to enter and 2 to assault after the approach (terrain in the target ignored); tank army MA 6."""
+    g = kit.grid
+    costs = TerrainCosts(kit.ctx)
+
+    def needed(start):
+        return costs.cheapest(g.parse(start), g.parse("T24"), "mechanized", 99) + 3 + \
+            costs.hexside_extra(g.parse("T24"), g.parse("T23"), "mechanized", 6)
+    assert needed("T26") <= 6 < needed("T28")
+    units = {"sov-tank-1": "T26", "ger-inf-1": "T23"}
+    assert play(kit, tmp_path, units, 8, SOV_OPS, lambda s: s.move("sov-tank-1", "T24", "T23")).findings == []
+    far = {"sov-tank-1": "T28", "ger-inf-1": "T23"}
+    bad = play(kit, tmp_path, far, 8, SOV_OPS, lambda s: s.move("sov-tank-1", "T24", "T23"))
+    mas5 = [f for f in bad.findings if f.rule == "MAS-5"]     # (the approach may break the allowance too)
+    assert [(f.unit, f.frm, f.to) for f in mas5] == [("sov-tank-1", "T28", "T23")]
+    assert f"cost at least {needed('T28'):g} MP, more than its MA 6" in mas5[0].message
 
 
 def test_mas6_assaulters_stacked_together_at_the_start(kit, tmp_path):
