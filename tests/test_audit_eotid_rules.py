@@ -38,7 +38,7 @@ def rules_of(result):
 
 
 def test_the_audit_names_at_least_30_rule_ids(kit):
-    ids = [c["id"] for c in RuleSet.for_game(kit.ctx).checked()]
+    ids = [c["rule"] for c in RuleSet.for_game(kit.ctx).checked()]
     assert len(ids) == len(set(ids)) >= 30
     for rid in ["STK-1", "STK-2", "STK-3", "STK-4", "STK-5", "STK-6", "STK-7", "POL-1", "POL-2", "POL-3", "POL-6",
                 "POL-7", "POL-8", "REP-18", "T1-1", "MAS-8", "T1-6", "SEA-12", "MAS-1", "MAS-2", "MAS-3", "MAS-4",
@@ -469,9 +469,9 @@ def test_cli_json_names_the_rule_ids_checked(kit, tmp_path, capsys):
     import json
     d = json.loads(capsys.readouterr().out)
     assert code == 0 and d["findings"] == []
-    ids = [c["id"] for c in d["checked"]]
+    ids = [c["rule"] for c in d["checked"]]
     assert len(ids) >= 30 and {"STK-3", "POL-1", "MAS-2", "SEA-12", "STR-6", "REP-19"} <= set(ids)
-    assert all(c["reference"] for c in d["checked"] if "-" in c["id"] and c["id"][0].isupper())
+    assert all(c["reference"] for c in d["checked"] if "-" in c["rule"] and c["rule"][0].isupper())
 
 
 # ---------------------------------------------------------------------- a legal game

@@ -156,7 +156,7 @@ class AuditResult:
             return out
         out += [f"warning: {w}" for w in self.warnings]
         if self.checked:
-            out.append(f"checked ({len(self.checked)} rules): " + ", ".join(c["id"] for c in self.checked))
+            out.append(f"checked ({len(self.checked)} rules): " + ", ".join(c["rule"] for c in self.checked))
         if self.not_checked:
             out.append(self.not_checked_line())
         out.append(self.summary_line())
