@@ -21,6 +21,8 @@ COMMANDS = {
     "dump": "decode a VASSAL save (.vsav) or log (.vlog) and print its commands",
     "lint": "check an existing VASSAL module (.vmod) for problems",
     "audit": "replay a save or log and report moves that break the game's rules",
+    "new": "write a small complete game to start from (validates and builds as written)",
+    "schema": "print the JSON Schemas, the reference of every data key (--markdown) or their folder (--path)",
 }
 
 EXIT_OK, EXIT_USAGE = 0, 2

@@ -95,6 +95,15 @@ def test_installed_tool_runs_outside_the_checkout(installed, tmp_path):
     vmod = work / "dist" / "tiny" / "tiny.vmod"
     assert vmod.is_file()  # ./dist of the current folder
 
+    r = _run(cmd, work, "new", "my-game")
+    assert r.returncode == 0, r.stderr
+    assert _run(cmd, work, "validate", "my-game").returncode == 0
+    r = _run(cmd, work, "build", "my-game", "--only", "module", "-q")
+    assert r.returncode == 0 and (work / "dist" / "my-game" / "my-game.vmod").is_file(), r.stderr
+    schemas = _run(cmd, work, "schema", "--path").stdout.strip()
+    assert "site-packages" in schemas and Path(schemas, "game.schema.json").is_file()
+    assert f"$schema={schemas}/game.schema.json" in (work / "my-game" / "game.yaml").read_text()
+
     arg = tiny_copy(tmp_path / "audit")
     log = LogBuilder(game(str(arg)), {"blue-1": "B3", "red-1": "H5"}).move("blue-1", "C3") \
         .write(tmp_path / "ok.vlog")

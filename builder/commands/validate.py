@@ -7,6 +7,7 @@ import sys
 
 from builder.gamedata.sources import GameNotFound
 from builder.gamedata.validate import validate_game
+from builder.words import count
 
 
 def register(sub, name, summary):
@@ -36,7 +37,8 @@ def run(args) -> int:
     s = report.summary
     if args.json:
         out = {"game": report.game, "units": s.get("units", 0), "counters": s.get("counters", 0),
-               "scenarios": s.get("scenarios", 0), "authored": s.get("authored", 0),
+               "pieces": s.get("pieces", 0), "scenarios": s.get("scenarios", 0),
+               "authored": s.get("authored", 0), "authored_entries": len(report.authored),
                "units_by_side": s.get("units_by_side", {}), "all_units": s.get("all_units", 0),
                "errors": [d.as_json() for d in report.errors],
                "warnings": [d.as_json() for d in report.warnings]}
@@ -54,10 +56,13 @@ def run(args) -> int:
             print(f"authored: {a.format()}")
     if report.errors:
         n = len(report.errors)
-        print(f"{report.game}: {n} error{'s' * (n != 1)}, {len(report.warnings)} warning(s)", file=sys.stderr)
+        print(f"{report.game}: {count(n, 'error')}, {count(len(report.warnings), 'warning')}", file=sys.stderr)
         return 1
-    sides = ", ".join(f"{k} {v}" for k, v in s["units_by_side"].items())
-    print(f"{report.game}: valid: {s['units']} combat units ({sides}; {s['all_units']} units in all), "
-          f"{s['counters']} counters, {s['scenarios']} scenarios, {s['authored']} authored values, "
-          f"{len(report.warnings)} warning(s)")
+    sides = ", ".join(f"{k} {v:,}" for k, v in s["units_by_side"].items())
+    entries, values = len(report.authored), s["authored"]
+    authored = count(entries, "authored entry") + (
+        f" ({count(values, 'value')} once templates apply to their units)" if values != entries else "")
+    print(f"{report.game}: valid: {count(s['units'], 'combat unit')} ({sides}; {s['all_units']:,} units in all), "
+          f"{count(s['counters'], 'printed counter')} ({count(s['pieces'], 'different piece')}), "
+          f"{count(s['scenarios'], 'scenario')}, {authored}, {count(len(report.warnings), 'warning')}")
     return 0

@@ -37,7 +37,7 @@ class Checker:
     def warn(self, root, path, message):
         self.error(root, path, message, "warning")
 
-    def ref(self, root, path, value, collection, what, ids=None):
+    def ref(self, root, path, value, collection, what, ids=None, declared_in=None):
         """Report ``value`` at ``path`` unless it names an item of ``collection``."""
         if value is None:
             return
@@ -45,7 +45,12 @@ class Checker:
         if not isinstance(value, str) or value not in known:
             hint = difflib.get_close_matches(str(value), list(known), n=1, cutoff=0.6)
             msg = f"unknown {what} '{value}'"
-            msg += f"; did you mean '{hint[0]}'?" if hint else (f" (known: {', '.join(sorted(known))})" if 0 < len(known) <= 10 else "")
+            if hint:
+                msg += f"; did you mean '{hint[0]}'?"
+            if not known:
+                msg += f" (none is declared{f' under {declared_in}' if declared_in else ''})"
+            elif len(known) <= 10 and (declared_in or not hint):
+                msg += f" ({f'{declared_in} declares' if declared_in else 'known'}: {', '.join(sorted(known))})"
             self.error(root, path, msg)
 
     def items(self, key, root=None):
@@ -441,20 +446,24 @@ class Checker:
         line_ids = self.map_ids("line_types")
         terrain = m.get("terrain")
         if isinstance(terrain, dict):
-            self.ref(m, ("terrain", "default"), terrain.get("default"), None, "terrain type", ids=terrain_ids)
+            self.ref(m, ("terrain", "default"), terrain.get("default"), None, "terrain type", ids=terrain_ids,
+                     declared_in="terrain_types")
             for code, tid in (terrain.get("codes") or {}).items():
-                self.ref(m, ("terrain", "codes", code), tid, None, "terrain type", ids=terrain_ids)
+                self.ref(m, ("terrain", "codes", code), tid, None, "terrain type", ids=terrain_ids,
+                         declared_in="terrain_types")
             defined: dict = {}
             for hex_id, tid in (terrain.get("hexes") or {}).items():
                 self.hex_ref(("terrain", "hexes", hex_id), hex_id, m)
-                self.ref(m, ("terrain", "hexes", hex_id), tid, None, "terrain type", ids=terrain_ids)
+                self.ref(m, ("terrain", "hexes", hex_id), tid, None, "terrain type", ids=terrain_ids,
+                         declared_in="terrain_types")
                 canon = self.canonical(hex_id)
                 if canon is not None:
                     if canon in defined:
                         self.error(m, ("terrain", "hexes", hex_id), f"hex {hex_id} is given a terrain twice (also as {defined[canon]})")
                     defined[canon] = hex_id
         for i, run in self.items("hexsides", m):
-            self.ref(m, ("hexsides", i, "type"), run.get("type"), None, "hexside type", ids=side_ids)
+            self.ref(m, ("hexsides", i, "type"), run.get("type"), None, "hexside type", ids=side_ids,
+                     declared_in="hexside_types")
             for k, pair in enumerate(run.get("sides") or []):
                 if isinstance(pair, list) and len(pair) == 2 and self.grid is not None:
                     a, b = (self.grid.parse(h) if isinstance(h, str) else None for h in pair)
@@ -464,7 +473,8 @@ class Checker:
                     elif b not in self.grid.neighbours(a):
                         self.error(m, ("hexsides", i, "sides", k), f"{pair[0]} and {pair[1]} are not adjacent, so they share no hexside")
         for i, line in self.items("lines", m):
-            self.ref(m, ("lines", i, "type"), line.get("type"), None, "line type", ids=line_ids)
+            self.ref(m, ("lines", i, "type"), line.get("type"), None, "line type", ids=line_ids,
+                     declared_in="line_types")
             path = line.get("path") or []
             prev = None
             for k, h in enumerate(path):

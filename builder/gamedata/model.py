@@ -115,8 +115,10 @@ class Game:
                 by_side[side] = by_side.get(side, 0) + 1
                 combat += 1
             counters += self.counter_count(unit)
+        pieces = counters  # a unit's counters are pieces of their own; a marker is one piece printed N times
         for marker in self.by_id["markers"].values():
             qty = marker.get("quantity", 1)
             counters += qty if isinstance(qty, int) else 1
+            pieces += 1
         return {"units": combat, "all_units": len(self.units), "units_by_side": by_side, "counters": counters,
-                "scenarios": len(self.by_id["scenarios"])}
+                "pieces": pieces, "scenarios": len(self.by_id["scenarios"])}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from builder.render import fonts
+from builder.words import count
 
 COLUMNS = 8
 
@@ -27,7 +28,9 @@ def contact_sheet(title: str, plist, images: dict) -> Image.Image:
     label_h, cell_w, cell_h, header = _cells(px)
     sheet = Image.new("RGB", contact_sheet_size(len(plist), px), (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
-    draw.text((px // 6, header // 2), f"{title}: {len(plist)} counters", font=fonts.font(px * 0.3, "bold"),
+    printed = sum(p.quantity for p in plist)
+    draw.text((px // 6, header // 2), f"{title}: {count(printed, 'printed counter')} "
+              f"({count(len(plist), 'different piece')})", font=fonts.font(px * 0.3, "bold"),
               fill=(0, 0, 0), anchor="lm")
     label_font = fonts.font(label_h * 0.75)
     for i, piece in enumerate(plist):
