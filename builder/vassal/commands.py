@@ -32,13 +32,16 @@ __all__ = [
     "Chat", "DiceRoll", "Log", "Undo", "BoardPicker", "Player", "PlayerRemove", "GlobalProperty",
     "MutableProperty", "TurnTracker", "SetupStack", "Unmask", "Notes", "PublicNotes",
     "PrivateNote", "SecretNote", "Extension", "StartupGlobalKeyCommand", "LosThread", "Flare",
-    "SpecialDice", "ChessClock", "Unknown", "Malformed", "MAX_DEPTH", "COMMAND_TYPES",
+    "SpecialDice", "ChessClock", "Unknown", "Malformed", "MAX_DEPTH", "MAX_COMMANDS", "COMMAND_TYPES",
     "iter_top_level", "last_leaf", "Completeness",
 ]
 
 ESC = "\x1b"
 TAB = "\t"
 MAX_DEPTH = 200
+#: most commands one text may hold (a long real log has tens of thousands); more is refused before parsing,
+#: so a small file of tiny commands cannot build a tree of millions of objects (see MAX_SAVED_GAME)
+MAX_COMMANDS = 500_000
 
 
 # ==================================================================================== nodes
@@ -906,6 +909,8 @@ def _parse(s: str, depth: int) -> Node:
 
 def parse_commands(text: str) -> Node:
     """Parse a whole ``savedGame`` text (or any command string) into a command tree."""
+    if text.count(ESC) >= MAX_COMMANDS:  # every command but the last ends at an ESC, nested ones too
+        raise CommandError(f"the text holds more than {MAX_COMMANDS:,} commands; refusing to decode it")
     return _parse(text, 0)
 
 
@@ -948,6 +953,8 @@ def iter_top_level(chunks) -> Iterator[tuple[int, int, Node]]:
                 i = find(ESC, i + 1)
                 continue
             number += 1
+            if number > MAX_COMMANDS:
+                raise CommandError(f"the text holds more than {MAX_COMMANDS:,} commands; refusing to decode it")
             yield number, base + start, _top_node(buf[start:i])
             start = i + 1
             i = find(ESC, start)

@@ -50,8 +50,10 @@ VOBS_HEADER = b"VOBS"
 #: xz preset used when writing (what VASSAL 3.8 uses, per pywargame's reader/writer notes)
 XZ_PRESET = 3
 XZ_MAGIC = b"\xfd7zXZ\x00"
-#: largest decoded command text accepted (bytes)
-MAX_SAVED_GAME = 256 * 1024**2
+#: largest decoded command text accepted (bytes). With MAX_COMMANDS (builder.vassal.commands) it keeps
+#: any input within the limits under a memory budget of 512 MB (decoding, the command tree, dump's lines):
+#: real saves and logs hold a few MB of text; a bigger one is refused before it is parsed.
+MAX_SAVED_GAME = 32 * 1024**2
 
 _HEXDIGITS = frozenset(b"0123456789abcdefABCDEF")
 
