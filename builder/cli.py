@@ -31,9 +31,10 @@ EXIT_OK, EXIT_USAGE = 0, 2
 EXIT_CODES = """exit status (the same for every command):
   0    success
   1    the input has problems or findings: validation errors, lint errors, illegal moves,
-       a save cut short, a build step that failed
+       a save dump decodes only up to where it is cut short, a build step that failed
   2    usage error, or an input that cannot be used: file not found, a folder, device or
-       pipe where a file is expected, not a save or module, a foreign module, a bad --out
+       pipe where a file is expected, not a save or module, a foreign module, a save
+       audit cannot judge (cut short, of another game), a bad --out
   3    a step this version cannot run
   130  interrupted"""
 
