@@ -47,8 +47,8 @@ class Checker:
             msg = f"unknown {what} '{value}'"
             if hint:
                 msg += f"; did you mean '{hint[0]}'?"
-            if not known:
-                msg += f" (none is declared{f' under {declared_in}' if declared_in else ''})"
+            if not known and declared_in:
+                msg += f" (none is declared under {declared_in})"
             elif len(known) <= 10 and (declared_in or not hint):
                 msg += f" ({f'{declared_in} declares' if declared_in else 'known'}: {', '.join(sorted(known))})"
             self.error(root, path, msg)
