@@ -69,13 +69,14 @@ def _facts(node: dict, required: bool) -> str:
 
 
 def _walk(node: dict, path: str, root: dict, by_id: dict, lines: list[str], seen: tuple, required=False):
+    ref = node.get("$ref")                 # a recursive definition (a selector's 'not') is walked once
     node, root = _resolve(node, root, by_id)
     desc = " ".join(str(node.get("description", "")).split())
     facts = _facts(node, required)
     kind = _type(node)
     head = f"- `{path}`" + (f" ({kind})" if kind else "") + (f": {desc}" if desc else "")
     lines.append(head + (f" [{facts}]" if facts else ""))
-    key = id(node)
+    key = ref or id(node)
     if key in seen:
         return
     seen = (*seen, key)
