@@ -180,6 +180,13 @@ def save_description(save) -> str:
     return (el.text or "").strip() if el is not None else ""
 
 
+def _unreadable(name: str, exc: Exception) -> AuditInputError:
+    """One line for a save the codec cannot read: malformed, or nested too deeply."""
+    if isinstance(exc, RecursionError):
+        return AuditInputError(f"{name}: commands nested too deeply to read")
+    return AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}")
+
+
 def read_save_file(path):
     """The save or log as a SaveFile; AuditInputError (one line) if it cannot be read."""
     from builder.vassal.savefile import read_save
@@ -192,10 +199,8 @@ def read_save_file(path):
         raise AuditInputError(f"{name}: no such file") from None
     except OSError as exc:
         raise AuditInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    except VassalFormatError as exc:
-        raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
-    except RecursionError:
-        raise AuditInputError(f"{name}: commands nested too deeply to read") from None
+    except (VassalFormatError, RecursionError) as exc:
+        raise _unreadable(name, exc) from None
 
 
 def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor], name: str = "input") -> ReplayStats:
@@ -207,10 +212,8 @@ def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor]
         return replayer.run_items(node for _, _, node in stream)
     except TruncatedError as exc:
         raise AuditInputError(f"{name}: cannot audit: {exc}") from None
-    except VassalFormatError as exc:
-        raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
-    except RecursionError:
-        raise AuditInputError(f"{name}: commands nested too deeply to read") from None
+    except (VassalFormatError, RecursionError) as exc:
+        raise _unreadable(name, exc) from None
 
 
 def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:

@@ -62,6 +62,16 @@ def _xor_table(key: int) -> bytes:
     return bytes(b ^ key for b in range(256))
 
 
+def _unhex(hexpart: bytes, offset: int) -> bytes:
+    """Hex digits to bytes; PayloadError naming the first bad digit's offset in the payload."""
+    try:
+        return bytes.fromhex(hexpart.decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        bad = next((i for i, c in enumerate(hexpart) if c not in _HEXDIGITS), None)
+        where = f" at offset {offset + bad}" if bad is not None else ""
+        raise PayloadError(f"savedGame contains corrupt hex{where}") from None
+
+
 def obfuscate(plain: bytes, key: int) -> bytes:
     """``!VCSK`` obfuscation: header, key as two lower-case hex digits, XOR-ed bytes as hex."""
     if not 0 <= key <= 255:
@@ -85,12 +95,7 @@ def deobfuscate(payload: bytes) -> tuple[bytes, int]:
     hexpart = body[2:]
     if len(hexpart) % 2:
         raise PayloadError("savedGame is truncated: odd number of hex digits after !VCSK")
-    try:
-        data = bytes.fromhex(hexpart.decode("ascii"))
-    except (ValueError, UnicodeDecodeError):
-        bad = next((i for i, c in enumerate(hexpart) if c not in _HEXDIGITS), None)
-        where = f" at offset {bad + 7}" if bad is not None else ""
-        raise PayloadError(f"savedGame contains corrupt hex{where}") from None
+    data = _unhex(hexpart, 7)
     return data.translate(_xor_table(key)), key
 
 
@@ -195,12 +200,7 @@ class PayloadDecoder:
             hexpart, self._odd = hexpart[:cut], hexpart[cut:]
             if (self.decoded + cut // 2) > self.max_size:
                 raise PayloadError(f"savedGame is too large (over {self.max_size} bytes decoded)")
-            try:
-                data = bytes.fromhex(hexpart.decode("ascii"))
-            except (ValueError, UnicodeDecodeError):
-                bad = next((i for i, c in enumerate(hexpart) if c not in _HEXDIGITS), None)
-                where = f" at offset {self.consumed + bad}" if bad is not None else ""
-                raise PayloadError(f"savedGame contains corrupt hex{where}") from None
+            data = _unhex(hexpart, self.consumed)
             self.consumed += cut
             data = data.translate(self._table)
         elif enc == "vobs":
