@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.module import behaviour
+from builder.module import behaviour, palettes
 from builder.module.maps import UNMOVED_KEY
 from builder.vassal.traits import MovementMarkable, SendToLocation
 
@@ -98,4 +98,9 @@ def test_zoom_levels_fit_the_map_and_palette_labels_fit_their_list(game):
         px = int(next(lst.iter("PieceSlot")).get("width"))
         assert int(lst.get("divider")) >= 8 * px                       # a row of counters left of it
         assert int(lst.get("width")) - int(lst.get("divider")) >= min(360, 8 * max(len(n) for n in names))
-        assert int(lst.get("height")) >= 3 * int(next(lst.iter("PieceSlot")).get("height"))
+        # every part of a group fits the rows its palette shows: the docked one row, the units' window ROWS
+        docked = lst.parent is not None and lst.parent.get("name") == palettes.MARKERS
+        rows = palettes.DOCKED_ROWS if docked else palettes.ROWS
+        assert int(lst.get("height")) >= rows * px
+        for panel in (c for c in lst.children() if c.short == "PanelWidget"):
+            assert 0 < len(list(panel.iter("PieceSlot"))) <= rows * int(panel.get("nColumns"))

@@ -106,8 +106,11 @@ def test_palette_one_slot_per_unit_and_marker(game):
     assert len(slots) == len(g.units) + len(g.by_id["markers"])
     gpids = [int(s.gpid) for s in slots]
     assert len(set(gpids)) == len(gpids) and max(gpids) < int(bf.root.get("nextPieceSlotId"))
-    tabs = [c.get("entryName") for c in bf.root.child("PieceWindow").child("TabWidget").children()]
-    assert tabs == [s["name"] for s in g.doc["sides"]] + ["Markers"]
+    # the docked palette (the first) holds the markers, the units' window a tab per side
+    windows = [w for w in bf.root.children() if w.short == "PieceWindow"]
+    assert [w.get("name") for w in windows] == ["Markers", "Units"]
+    tabs = [c.get("entryName") for c in windows[1].child("TabWidget").children()]
+    assert tabs == [s["name"] for s in g.doc["sides"]]
 
 
 @pytest.mark.parametrize("game", GAMES)
