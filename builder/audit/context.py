@@ -116,6 +116,9 @@ class AuditContext:
                 for b in plan.boards]
         self._loc_cache: dict = {}
         self._hexes_cache: dict = {}
+        self._enemies: dict = {}
+        self._face_keys: dict = {}
+        self._face_props: dict = {}
         # turns: tracker id -> Calendar with the data's sequence
         cals, cal_of = turns.calendars(game)
         self.scenario_tracker = {sid: cal.tracker_id for sid, cal in cal_of.items()}
@@ -190,12 +193,29 @@ class AuditContext:
     # ------------------------------------------------------------------ units
     def face_key(self, unit_id: str, level: int) -> str:
         """``Front``/``Back``/``Front2``... for the unit's face level (1-based)."""
-        from builder.module.names import face_key
-        d = self.defs.get(unit_id)
-        if d is not None and 1 <= level <= len(d.levels):
-            index, face = d.levels[level - 1]
-            return face_key(face, index)
-        return "Back" if level == 2 else "Front"
+        key = (unit_id, level)
+        found = self._face_keys.get(key)
+        if found is None:
+            from builder.module.names import face_key
+            d = self.defs.get(unit_id)
+            if d is not None and 1 <= level <= len(d.levels):
+                index, face = d.levels[level - 1]
+                found = face_key(face, index)
+            else:
+                found = "Back" if level == 2 else "Front"
+            if len(self._face_keys) < 100_000:
+                self._face_keys[key] = found
+        return found
+
+    def face_property(self, unit_id: str, level: int, value_id: str) -> str:
+        """The Marker property holding *value_id* on that face: ``<face key>_<value id>``."""
+        key = (unit_id, level, value_id)
+        found = self._face_props.get(key)
+        if found is None:
+            found = f"{self.face_key(unit_id, level)}_{value_id}"
+            if len(self._face_props) < 100_000:
+                self._face_props[key] = found
+        return found
 
     def terrain(self, h: Hex) -> str | None:
         return self.terrain_layer.terrain(h)
@@ -233,12 +253,17 @@ class AuditContext:
         sc = self.game.by_id["scenarios"].get(scenario_id) or {}
         return bool(sc.get("turns") or sc.get("sequence"))
 
-    def enemies(self, side: str) -> set:
+    def enemies(self, side: str) -> frozenset:
         """The sides hostile to *side*: the data's ``zones_of_control.enemies``, else every other side."""
-        table = self.spec("zones_of_control").get("enemies")
-        if isinstance(table, dict) and side in table:
-            return set(table[side] or [])
-        return {s for s in self.game.by_id["sides"] if s != side}
+        found = self._enemies.get(side)
+        if found is None:
+            table = self.spec("zones_of_control").get("enemies")
+            if isinstance(table, dict) and side in table:
+                found = frozenset(table[side] or [])
+            else:
+                found = frozenset(s for s in self.game.by_id["sides"] if s != side)
+            self._enemies[side] = found
+        return found
 
     def is_staging(self, loc: Location, kind: str) -> bool:
         """Whether *loc* is one of the module's staging zones of *kind* ("To place", "Reinforcements")."""

@@ -27,14 +27,13 @@ class Unit:
     layer_types: list = field(default_factory=list, repr=False)   # type string of each layer
     losses: int = 0                 # steps lost on the unit's Losses layer (level - 1; BCS modules)
     loss_index: int | None = None   # index of the Losses layer in the state layers
+    # from the Marker properties, which never change once the piece is placed (read on every event)
+    side: str = field(init=False, default="")
+    movement_class: str = field(init=False, default="")
 
-    @property
-    def side(self) -> str:
-        return self.props.get("Side", "")
-
-    @property
-    def movement_class(self) -> str:
-        return self.props.get("MovementClass", "")
+    def __post_init__(self) -> None:
+        self.side = self.props.get("Side", "")
+        self.movement_class = self.props.get("MovementClass", "")
 
     @property
     def hex(self) -> Hex | None:
@@ -84,11 +83,12 @@ class Position:
         return self.phase.label() if self.phase else ""
 
     def units_at(self, h: Hex) -> list[Unit]:
-        return list(self.by_hex.get(h, {}).values())
+        here = self.by_hex.get(h)
+        return list(here.values()) if here else []
 
     def factor(self, unit: Unit, value_id: str) -> str | None:
         """The unit's value on the face showing, from its ``<Face>_<value>`` Marker property."""
-        return unit.props.get(f"{self.ctx.face_key(unit.unit_id, unit.level)}_{value_id}")
+        return unit.props.get(self.ctx.face_property(unit.unit_id, unit.level, value_id))
 
     def movement_class(self, unit: Unit) -> str:
         """The movement class of the face showing (``<Face>_movement_class``, BCS: the MA colour of each

@@ -8,8 +8,12 @@ where the data cannot say something, the rule is listed under "not checked" inst
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
 from builder.audit.replay import Visitor
 from builder.audit.report import Finding
+
+HANDLERS = ("begin", "move", "flip", "status", "add", "remove", "phase", "marker", "chat", "losses",
+            "activation_start", "activation_end", "end_entry", "end")
 
 # Rules the research lists (eotid.md §4, pls_bcs.md §4) that this version does not judge, whatever the data.
 NOT_CHECKED = [
@@ -64,6 +68,12 @@ class Rule:
     def activation_end(self, act, pos) -> None: ...
     def end_entry(self, entry, pos) -> None: ...
     def end(self, pos) -> None: ...
+
+    def moves_matter(self, pos) -> bool:
+        """Whether :meth:`move` can do anything in the current phase (asked when a phase begins; a rule
+        whose answer is False is not called for moves until the next phase). Override only where the
+        answer depends on nothing but the phase."""
+        return True
 
     def checks(self) -> list[tuple[str, str, str]]:
         """(rule id, reference, what it judges) of each rule this object checks."""
@@ -141,6 +151,16 @@ class RuleSet(Visitor):
         self.activations = activations if activations is not None and activations.configured else None
         for r in rules:
             r.engine = self.activations
+        # per event, the rules that handle it (not the base class's no-op), in rule order; for moves,
+        # those whose moves matter in the current phase (fastpaths: with it off, every rule, always)
+        self._fast = fastpaths.ENABLED
+        self._on = {name: [getattr(r, name) for r in rules if not self._fast or _handles(r, name)]
+                    for name in HANDLERS}
+        self._moving = list(self._on["move"])
+
+    def _phase_began(self, pos) -> None:
+        if self._fast:
+            self._moving = [r.move for r in self.rules if _handles(r, "move") and r.moves_matter(pos)]
 
     @classmethod
     def for_game(cls, ctx) -> "RuleSet":
@@ -206,10 +226,10 @@ class RuleSet(Visitor):
         return [f"{c['rule']}: {c['name']}" for c in self.checked()]
 
     # visitor: rules (not for undone commands), then the engines
-    def _both(self, name, ev, pos) -> None:
-        if not getattr(ev, "undo", False):
-            for r in self.rules:
-                getattr(r, name)(ev, pos)
+    def _both(self, name, ev, pos, handlers=None) -> None:
+        if not ev.undo:
+            for h in self._on[name] if handlers is None else handlers:
+                h(ev, pos)
             act = self.activations.current if self.activations else None
             if act is not None:
                 act.record(name, ev)                # what each unit did in this activation
@@ -219,36 +239,37 @@ class RuleSet(Visitor):
     def _activations(self, changes, pos) -> None:
         for kind, act in changes:
             pos.activation = self.activations.current
-            for r in self.rules:
-                getattr(r, "activation_" + kind)(act, pos)
+            for h in self._on["activation_" + kind]:
+                h(act, pos)
         pos.activation = self.activations.current
 
     def losses(self, ev, pos) -> None:
         if not ev.undo:
-            for r in self.rules:
-                r.losses(ev, pos)
+            for h in self._on["losses"]:
+                h(ev, pos)
 
     def chat(self, ev, pos) -> None:
         if ev.undo:
             return
         if self.activations:
             self.activations.chat(ev.text, ev.entry)
-        for r in self.rules:
-            r.chat(ev, pos)
+        for h in self._on["chat"]:
+            h(ev, pos)
 
     def begin(self, pos) -> None:
         if self.engines is not None:
             self.engines.arrivals.begin(pos)        # the scenario first: the rules' begin reads it
             self.engines.start_setup_stage(pos)
-        for r in self.rules:
-            r.begin(pos)
+        for h in self._on["begin"]:
+            h(pos)
         if self.engines is not None:
             for e in self.engines.all:
                 if e is not self.engines.arrivals:
                     e.begin(pos)
+        self._phase_began(pos)
 
     def move(self, ev, pos) -> None:
-        self._both("move", ev, pos)
+        self._both("move", ev, pos, self._moving)
 
     def flip(self, ev, pos) -> None:
         self._both("flip", ev, pos)
@@ -265,10 +286,11 @@ class RuleSet(Visitor):
     def phase(self, ev, pos) -> None:
         if self.activations:
             self._activations(self.activations.turn_changed(), pos)
-        for r in self.rules:
-            r.phase(ev, pos)
+        for h in self._on["phase"]:
+            h(ev, pos)
         if self.engines is not None:
             self.engines.phase(ev, pos)
+        self._phase_began(pos)
 
     def marker(self, ev, pos) -> None:
         if self.activations and not ev.undo:
@@ -276,15 +298,20 @@ class RuleSet(Visitor):
         self._both("marker", ev, pos)
 
     def end_entry(self, entry, pos) -> None:
-        for r in self.rules:
-            r.end_entry(entry, pos)
+        for h in self._on["end_entry"]:
+            h(entry, pos)
         if self.engines is not None:
             self.engines.end_entry(entry, pos)
 
     def end(self, pos) -> None:
         if self.activations:
             self._activations(self.activations.finish(), pos)
-        for r in self.rules:
-            r.end(pos)
+        for h in self._on["end"]:
+            h(pos)
         if self.engines is not None:
             self.engines.end(pos)
+
+
+def _handles(rule, name: str) -> bool:
+    """Whether *rule* does something on event *name* (its class overrides Rule's no-op)."""
+    return not isinstance(rule, Rule) or getattr(type(rule), name, None) is not getattr(Rule, name)

@@ -76,9 +76,13 @@ class MobileAssault(Rule):
         self._groups: dict = {}         # target hex -> [(unit, start hex)] assaulting it this phase
         self._per_turn: dict = {}       # (turn, piece id) -> mobile assaults made
         self._reported: set = set()
+        self._combat: dict = {}         # unit id -> whether it is a combat unit
 
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
+
+    def moves_matter(self, pos) -> bool:
+        return any(e.when.applies(pos) for e in self.entries)
 
     def phase(self, ev, pos) -> None:
         self._start.clear()
@@ -87,9 +91,17 @@ class MobileAssault(Rule):
 
     # ------------------------------------------------------------------ detection
     def _defenders(self, pos, unit, h) -> list:
-        foes = enemies_of(self.ctx, unit.side)
-        return [u for u in pos.units_at(h) if u.side in foes
-                and self.ctx.game.is_combat(self.ctx.game.units.get(u.unit_id) or {})]
+        here = pos.by_hex.get(h)
+        if not here:
+            return []
+        foes = self.ctx.enemies(unit.side)
+        return [u for u in here.values() if u.side in foes and self._is_combat(u)]
+
+    def _is_combat(self, u) -> bool:
+        found = self._combat.get(u.unit_id)
+        if found is None:
+            found = self._combat[u.unit_id] = self.ctx.game.is_combat(self.ctx.game.units.get(u.unit_id) or {})
+        return found
 
     def move(self, ev, pos) -> None:
         u = ev.unit
@@ -101,11 +113,11 @@ class MobileAssault(Rule):
         if ph is not None and ph.side is not None and ph.side != u.side:
             return
         target = ev.to.hex
-        live = [e for e in self.entries if e.when.applies(pos) and e.units.matches(u)]
-        if not live:
-            return
         defenders = self._defenders(pos, u, target)
         if not defenders:
+            return
+        live = [e for e in self.entries if e.when.applies(pos) and e.units.matches(u)]
+        if not live:
             return
         group = self._groups.get(target)
         if group is not None and not any(d in group[1] for d in defenders):

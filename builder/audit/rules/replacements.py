@@ -41,6 +41,9 @@ class Replacements(Rule):
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
 
+    def moves_matter(self, pos) -> bool:
+        return any(e.when.applies(pos) for e in self.entries)
+
     def flip(self, ev, pos) -> None:
         if ev.new_level < ev.old_level:
             self._gain(pos, ev.unit, ev.old_level - ev.new_level, None, ev.entry,

@@ -112,6 +112,10 @@ class MovementRestrictions(Rule):
         finally:
             pos.phase = saved
 
+    def moves_matter(self, pos) -> bool:
+        return any(not e.phase_end and (e.until is None or not e.until.lapsed) and e.when.applies(pos)
+                   for e in self.entries)
+
     def begin(self, pos) -> None:
         self.end_entry(0, pos)
 

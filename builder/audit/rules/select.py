@@ -12,6 +12,8 @@ or sea ids), ``areas`` (setup or entry area ids), and ``not`` (a place set to le
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
+
 
 def _ids(value) -> set:
     if value is None:
@@ -28,8 +30,21 @@ class UnitSelector:
         self.flags, self.mclasses = _ids(spec.get("flags")), _ids(spec.get("movement_classes"))
         self.mechanized, self.combat = spec.get("mechanized"), spec.get("combat")
         self.exclude = UnitSelector(ctx, spec["not"]) if isinstance(spec.get("not"), dict) else None
+        self._memo = {} if fastpaths.ENABLED else None   # Unit -> answer (a unit's identity never changes)
 
     def matches(self, unit) -> bool:
+        memo = self._memo
+        if memo is None:
+            return self._matches(unit)
+        key = id(unit)
+        found = memo.get(key)
+        if found is None or found[0] is not unit:
+            if len(memo) > 20_000:          # a log that keeps adding pieces: stay bounded
+                memo.clear()
+            found = memo[key] = (unit, self._matches(unit))
+        return found[1]
+
+    def _matches(self, unit) -> bool:
         data = self.ctx.game.units.get(unit.unit_id) or {}
         if self.sides and unit.side not in self.sides:
             return False
@@ -157,9 +172,21 @@ class When:
         self.turns, self.phases = _ids(spec.get("turns")), _ids(spec.get("phases"))
         self.kinds, self.weather = _ids(spec.get("phase_kinds")), _ids(spec.get("weather"))
         self.sides = _ids(spec.get("phasing_sides"))
+        self._fast = fastpaths.ENABLED
+        self._last = (self, False)          # (the phase last judged, the answer): one phase, one answer
 
     def applies(self, pos) -> bool:
         ph = pos.phase
+        if self._fast:
+            last = self._last
+            if last[0] is ph:
+                return last[1]
+            ok = self._applies(ph)
+            self._last = (ph, ok)
+            return ok
+        return self._applies(ph)
+
+    def _applies(self, ph) -> bool:
         if self.turns and (ph is None or ph.turn not in self.turns):
             return False
         if self.phases and (ph is None or ph.phase_id not in self.phases):

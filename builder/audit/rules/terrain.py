@@ -15,6 +15,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from builder.audit import fastpaths
+
 PROHIBITED = "prohibited"
 DEFAULT_COST = 1.0
 
@@ -45,6 +47,7 @@ class TerrainCosts:
         self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
         self._axial: dict = {}        # hex -> axial coordinates (A*'s distance)
         self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
+        self._fast = fastpaths.ENABLED
 
     def has_costs(self) -> bool:
         return any(isinstance(t.get("movement"), dict) and t["movement"]
@@ -234,7 +237,46 @@ class TerrainCosts:
 
     def within(self, start, goal, mclass: str, ma: float, zoc: "ZocCosts | None" = None) -> bool:
         """Whether goal can be reached from start for at most *ma* (a search bounded by *ma*)."""
+        if self._fast and not isinstance(start, (list, set, frozenset)) and self._short_within(start, goal, mclass,
+                                                                                              ma, zoc):
+            return True
         return self.cheapest(start, goal, mclass, ma, limit=ma, zoc=zoc) is not None
+
+    def _short_within(self, start, goal, mclass, ma, zoc) -> bool:
+        """The common move of one or two hexes: True when a path of at most two steps reaches *goal* within
+        *ma* under the search's own rules (costs, prohibited steps, EZOC costs, stops, ZOC to ZOC) and
+        within its pruning (cost so far plus the distance bound), so the search would find a path too.
+        False says nothing: the caller searches."""
+        if start == goal:
+            return True
+        bound = ma + 1e-9
+        table = self._adj.setdefault((mclass, ma), {})
+        zh = zoc.hexes if zoc is not None else ()
+        s_z = start in zh
+        for m, c1 in self._adjacent(start, mclass, ma, table):
+            m_z = m in zh
+            if zoc is not None:
+                if s_z and m_z and not zoc.zoc_to_zoc:
+                    continue
+                c1 = c1 + (zoc.enter if m_z else 0.0) + (zoc.leave if s_z else 0.0)
+            if m == goal:
+                if c1 <= bound:
+                    return True
+                continue
+            if c1 + self.lower_bound(mclass, ma) > bound or (m_z and zoc.stop):
+                continue                            # pruned there, or entering the EZOC ends the move
+            for n, c2 in self._adjacent(m, mclass, ma, table):
+                if n != goal:
+                    continue
+                if zoc is not None:
+                    g_z = goal in zh
+                    if m_z and g_z and not zoc.zoc_to_zoc:
+                        break
+                    c2 = c2 + (zoc.enter if g_z else 0.0) + (zoc.leave if m_z else 0.0)
+                if c1 + c2 <= bound:
+                    return True
+                break
+        return False
 
 
 @dataclass(frozen=True)
