@@ -94,6 +94,8 @@ class Command(Node):
     PREFIX: ClassVar[str] = ""
     #: names of attributes that hold player ids (passwords)
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: fields decoded from ``raw`` on first access (see :meth:`__getattr__`); the first is the probe
+    LAZY: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("raw", "_dirty")
 
@@ -102,20 +104,46 @@ class Command(Node):
         object.__setattr__(self, "_dirty", raw is None)
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.LAZY:
+            self._decoded()   # the other fields come from raw before one is replaced
         object.__setattr__(self, name, value)
         if not name.startswith("_") and name != "raw":
             object.__setattr__(self, "_dirty", True)
 
     @classmethod
     def parse(cls, raw: str) -> "Command":
-        c = cls.__new__(cls)
-        object.__setattr__(c, "raw", raw)
-        object.__setattr__(c, "_dirty", False)
+        c = _new(cls)
+        _set_raw(c, raw)
+        _set_dirty(c, False)
         c._decode(raw)
         return c
 
     def _decode(self, raw: str) -> None:
-        pass
+        """Read *raw* at parse time: a command that cannot be decoded raises here (it becomes
+        :class:`Malformed`); one whose shape was checked may leave its LAZY fields unset."""
+
+    def _decode_fields(self, raw: str) -> None:
+        """Set every LAZY field from *raw*."""
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for an attribute not found: a LAZY field (an unset slot) is decoded now,
+        # so a reader that never asks for a command's fields never pays for splitting them
+        if name in type(self).LAZY:
+            raw = object.__getattribute__(self, "raw")
+            if raw is not None:
+                self._decode_fields(raw)
+                return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _decoded(self) -> None:
+        lazy = self.LAZY
+        if lazy:
+            try:
+                object.__getattribute__(self, lazy[0])
+            except AttributeError:
+                raw = object.__getattribute__(self, "raw")
+                if raw is not None:
+                    self._decode_fields(raw)
 
     def _encode(self) -> str:
         return self.raw or ""
@@ -159,6 +187,24 @@ class Command(Node):
         return f"<{type(self).__name__} {text[:80]!r}>"
 
 
+_new = object.__new__
+_set_raw = Command.raw.__set__          # slot setters: parsing skips Command.__setattr__
+_set_dirty = Command._dirty.__set__
+
+
+def _has_tokens(raw: str, n: int, d: str = "/") -> bool:
+    """Does ``raw[2:]`` (after a two-character prefix such as ``M/``) hold at least *n*
+    delimiters *d* not escaped by a backslash, i.e. more than *n* tokens (sequence.decode)?"""
+    find, i = raw.find, 1
+    for _ in range(n):
+        i = find(d, i + 1)
+        while i > 0 and raw[i - 1] == "\\":
+            i = find(d, i + 1)
+        if i < 0:
+            return False
+    return True
+
+
 # ==================================================================================== leaves
 
 class NullCommand(Command):
@@ -200,6 +246,7 @@ class AddPiece(Command):
 
     TYPE = "AddPiece"
     PREFIX = "+/"
+    LAZY = ("piece_id", "type_string", "state_string")
     __slots__ = ("piece_id", "type_string", "state_string", "_piece")
 
     def __init__(self, piece_id: str | None = None, piece: Piece | None = None,
@@ -212,6 +259,11 @@ class AddPiece(Command):
         object.__setattr__(self, "_piece", piece)
 
     def _decode(self, raw: str) -> None:
+        object.__setattr__(self, "_piece", None)
+        if not _has_tokens(raw, 2):
+            self._decode_fields(raw)
+
+    def _decode_fields(self, raw: str) -> None:
         toks = decode(raw[2:], "/")
         if len(toks) < 3:
             raise CommandError("AddPiece needs id, type and state")
@@ -317,6 +369,7 @@ class ChangePiece(Command):
 
     TYPE = "ChangePiece"
     PREFIX = "D/"
+    LAZY = ("piece_id", "new_state", "old_state")
     __slots__ = ("piece_id", "new_state", "old_state")
 
     def __init__(self, piece_id: str = "", new_state: str = "", old_state: str | None = None) -> None:
@@ -326,6 +379,10 @@ class ChangePiece(Command):
         self.old_state = old_state
 
     def _decode(self, raw: str) -> None:
+        if not _has_tokens(raw, 1):
+            self._decode_fields(raw)
+
+    def _decode_fields(self, raw: str) -> None:
         toks = decode(raw[2:], "/")
         if len(toks) < 2:
             raise CommandError("ChangePiece needs id and new state")
@@ -346,14 +403,21 @@ class ChangePiece(Command):
         return f"ChangePiece {self.piece_id}"
 
 
+#: a move whose first nine fields hold no escape or quote and whose four coordinates are plain Java ints
+#: (at most nine digits): it decodes without error, so its fields can wait until they are read
+_MOVE_SHAPE = re.compile(r"M/(?:[^/\\']*/){2}[+-]?\d{1,9}/[+-]?\d{1,9}/(?:[^/\\']*/){2}"
+                         r"[+-]?\d{1,9}/[+-]?\d{1,9}/[^/\\']*(?:/|\Z)", re.ASCII)
+
+
 class MovePiece(Command):
     """``M/id/newMap/newX/newY/newUnder/oldMap/oldX/oldY/oldUnder[/playerId]``."""
 
     TYPE = "MovePiece"
     PREFIX = "M/"
     SECRET_FIELDS = ("player_id",)
-    __slots__ = ("piece_id", "new_map", "new_x", "new_y", "new_under", "old_map", "old_x", "old_y",
-                 "old_under", "player_id")
+    LAZY = ("piece_id", "new_map", "new_x", "new_y", "new_under", "old_map", "old_x", "old_y",
+            "old_under", "player_id")
+    __slots__ = LAZY
 
     def __init__(self, piece_id: str = "", new_map: str | None = None, new_x: int = 0, new_y: int = 0,
                  new_under: str | None = None, old_map: str | None = None, old_x: int = 0,
@@ -364,6 +428,10 @@ class MovePiece(Command):
         self.old_under, self.player_id = old_under, player_id
 
     def _decode(self, raw: str) -> None:
+        if _MOVE_SHAPE.match(raw) is None:   # not plainly well formed: decode now (or be Malformed)
+            self._decode_fields(raw)
+
+    def _decode_fields(self, raw: str) -> None:
         t = decode(raw[2:], "/")
         if len(t) < 9:
             raise CommandError(f"MovePiece needs at least 9 fields, got {len(t)}")
@@ -504,10 +572,10 @@ class Log(Command):
 
     @classmethod
     def parse_at(cls, raw: str, depth: int) -> "Log":
-        c = cls.__new__(cls)
-        object.__setattr__(c, "raw", raw)
-        object.__setattr__(c, "_dirty", False)
-        c._decode_at(raw, depth)
+        c = _new(cls)
+        _set_raw(c, raw)
+        _set_dirty(c, False)
+        _set_inner(c, _parse(raw[4:], depth + 1))
         return c
 
     def unchanged(self) -> bool:
@@ -828,6 +896,8 @@ class Malformed(Unknown):
         return f"Malformed ({self.error}): {(self.raw or '')[:80]!r}"
 
 
+_set_inner = Log.inner.__set__
+
 # ================================================================================ dispatch
 
 _BY_PREFIX: list[tuple[str, type[Command]]] = [
@@ -933,41 +1003,77 @@ def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:
 
 # ================================================================================ streaming
 
-def iter_top_level(chunks) -> Iterator[tuple[int, int, Node]]:
+def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tuple[int, int, Node]]:
     """Parse a command text given as an iterable of string chunks, one top-level command at a time:
     (number from 1, character offset in the text, node) — the items :func:`parse_commands` would
     give the root, without ever holding the whole tree (or text). A split is an ESC not escaped by
-    the backslash right before it, as :func:`~builder.vassal.sequence.decode` splits."""
-    buf, start, scan, number, base = "", 0, 0, 0, 0     # base: text offset of buf[0]
+    the backslash right before it, as :func:`~builder.vassal.sequence.decode` splits.
+
+    With *check* (a :class:`Completeness`), what it needs is recorded as the commands go by and,
+    at the end, a text that was cut short raises its TruncatedError."""
+    number = base = 0           # base: text offset of the current part
+    begin = end = False
+    held: list[str] = []        # parts of a command whose ESCs so far were escaped
+    rest = ""                   # the unfinished last part of the chunks so far
+    node: Node | None = None
+    offset = 0
     for chunk in chunks:
         if not chunk:
             continue
-        buf = buf[start:] + chunk if start else buf + chunk
-        base += start
-        scan -= start
-        start = 0
-        find = buf.find
-        i = find(ESC, scan)
-        while i >= 0:
-            if i > start and buf[i - 1] == "\\":
-                i = find(ESC, i + 1)
+        parts = (rest + chunk).split(ESC) if rest else chunk.split(ESC)
+        rest = parts.pop()
+        for part in parts:
+            if part and part[-1] == "\\":     # an escaped ESC: the command goes on
+                held.append(part)
                 continue
+            if held:
+                held.append(part)
+                part = ESC.join(held)
+                held.clear()
             number += 1
             if number > MAX_COMMANDS:
                 raise CommandError(f"the text holds more than {MAX_COMMANDS:,} commands; refusing to decode it")
-            yield number, base + start, _top_node(buf[start:i])
-            start = i + 1
-            i = find(ESC, start)
-        scan = len(buf)
+            offset = base
+            base += len(part) + 1
+            node = _top_node(part)
+            if node.__class__ is EndSave:
+                end = True
+            elif number == 1:
+                begin = node.__class__ is BeginSave
+            yield number, offset, node
+    if held:
+        held.append(rest)
+        rest = ESC.join(held)
     number += 1
-    yield number, base + start, _top_node(buf[start:])
+    offset = base
+    node = _top_node(rest)
+    if node.__class__ is EndSave:
+        end = True
+    elif number == 1:
+        begin = node.__class__ is BeginSave
+    yield number, offset, node
+    if check is not None:
+        check.count, check.begin, check.end, check.last, check.last_offset = number, begin, end, node, offset
+        problem = check.problem()
+        if problem is not None:
+            raise problem
 
 
 def _top_node(raw: str) -> Node:
-    tok = raw.replace("\\" + ESC, ESC) if ESC in raw else raw
-    if len(tok) > 1 and tok[0] == "'" and tok[-1] == "'":
-        tok = tok[1:-1]
-    return _parse(tok, 1)
+    """A top-level token (held with its level's escapes) as its node; a log entry of one command,
+    the usual case, is built here directly."""
+    if ESC in raw:
+        raw = raw.replace("\\" + ESC, ESC)
+    if len(raw) > 1 and raw[0] == "'" and raw[-1] == "'":
+        raw = raw[1:-1]
+    elif raw[:4] == "LOG\t" and ESC not in raw:
+        inner = raw[4:]
+        log = _new(Log)
+        _set_raw(log, raw)
+        _set_dirty(log, False)
+        _set_inner(log, decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2))
+        return log
+    return _parse(raw, 1)
 
 
 def last_leaf(node: Node) -> Command | None:

@@ -30,6 +30,7 @@ from builder.vassal.errors import PieceError
 from builder.vassal.sequence import encode_str
 from builder.vassal.traits import (
     BasicPiece,
+    trait_class,
     Deck,
     PassthroughTrait,
     Stack,
@@ -118,6 +119,16 @@ def _split_cached(s: str) -> tuple[str, ...]:
     return tuple(split_layers(s))
 
 
+@lru_cache(maxsize=4096)
+def _layer_plan(type_str: str) -> tuple[tuple[type[Trait], str, str], ...]:
+    """Each layer of a piece type as (trait class, layer type, its default state): what decoding
+    a piece of that type needs, found once per distinct type (a save has a few hundred)."""
+    return tuple((cls, t, cls.DEFAULT_STATE) for t in _split_cached(type_str) for cls in (trait_class(t),))
+
+
+_new = object.__new__
+
+
 def join_layers(layers: list[str]) -> str:
     """Inverse of :func:`split_layers`: fold from the innermost layer outwards."""
     if not layers:
@@ -169,14 +180,22 @@ class Piece:
         self._layers = list(value)
 
     def _decode_layers(self) -> None:
-        types = _split_cached(self._raw_type)
+        plan = _layer_plan(self._raw_type)
         state_str = self._raw_state
         states = _split_cached(state_str) if state_str is not None else ()
         n = len(states)
-        layers = [trait_from_type(t, states[i] if i < n else None) for i, t in enumerate(types)]
+        layers = []
+        append = layers.append
+        for i, (cls, t, default) in enumerate(plan):   # Trait.from_type, inlined: a save has ~10 per piece
+            o = _new(cls)
+            o._raw_type = t
+            o._toks = None
+            o._state = states[i] if i < n else default
+            o.type_dirty = o.state_dirty = False
+            append(o)
         self._layers = layers
         self._orig = tuple(map(id, layers))
-        self._state_layers_missing = max(0, len(types) - n) if state_str is not None else 0
+        self._state_layers_missing = max(0, len(plan) - n) if state_str is not None else 0
 
     def _unchanged(self) -> bool:
         if self._layers is None:
@@ -242,7 +261,8 @@ class Piece:
         """Property values known from the traits (outer layers win), e.g. Marker values."""
         props: dict[str, str] = {}
         for t in reversed(self.layers):
-            props.update(t.properties())
+            if t.HAS_PROPERTIES:
+                props.update(t.properties())
         return props
 
     @property
@@ -252,7 +272,8 @@ class Piece:
         props = self.properties()
         name = ""
         for t in reversed(self.layers):
-            name = t.piece_name(name, props)
+            if t.HAS_NAME:
+                name = t.piece_name(name, props)
         return name
 
     @property

@@ -377,10 +377,12 @@ class SaveFile:
         """A TruncatedError (where the command text breaks) when it was cut short, else None
         (builder.vassal.commands.Completeness, the check every reader shares)."""
         from builder.vassal.commands import Completeness, iter_top_level
-        check = Completeness()
-        for number, offset, node in iter_top_level([self.current_text()]):
-            check.see(number, offset, node)
-        return check.problem()
+        try:
+            for _ in iter_top_level([self.current_text()], Completeness()):
+                pass
+        except TruncatedError as exc:
+            return exc
+        return None
 
     @property
     def is_log(self) -> bool:
@@ -460,13 +462,7 @@ class SaveStream:
 
     def __iter__(self) -> Iterator[tuple[int, int, Node]]:
         from builder.vassal.commands import Completeness, iter_top_level
-        check = Completeness()
-        for number, offset, node in iter_top_level(self._text()):
-            check.see(number, offset, node)
-            yield number, offset, node
-        problem = check.problem()
-        if problem is not None:
-            raise problem
+        return iter_top_level(self._text(), Completeness())   # raises a cut at the end
 
 
 # ------------------------------------------------------------------------- metadata

@@ -150,6 +150,8 @@ def parse_java_int(s: str | None) -> int | None:
     """``Integer.parseInt`` semantics: optional sign and ASCII digits only; else ``None``."""
     if not s:
         return None
+    if len(s) < 10 and s.isdigit() and s.isascii():   # the usual case: a short unsigned number
+        return int(s)
     t = s[1:] if s[0] in "+-" else s
     if not t or not t.isascii() or not t.isdigit() or len(t.lstrip("0")) > 10:
         return None

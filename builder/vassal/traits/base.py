@@ -174,6 +174,16 @@ class Trait:
     #: the state holds a player id (= the player's password in VASSAL); never print it
     SECRET_STATE: ClassVar[bool] = False
     INNERMOST: ClassVar[bool] = False
+    #: does the class define properties() / piece_name() (set for each class: a piece's name and
+    #: properties skip the layers that add nothing)
+    HAS_PROPERTIES: ClassVar[bool] = False
+    HAS_NAME: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.HAS_PROPERTIES = cls.properties is not Trait.properties
+        cls.HAS_NAME = cls.piece_name is not Trait.piece_name
+        cls._FIELD_AT = None if cls._dynamic_fields() else {f.name: (i, f) for i, f in enumerate(cls.FIELDS)}
 
     __slots__ = ("_toks", "_raw_type", "_state", "type_dirty", "state_dirty")
 
@@ -246,10 +256,19 @@ class Trait:
     def fields(self) -> tuple[Field, ...]:
         return self.FIELDS
 
+    _FIELD_AT: ClassVar[dict[str, tuple[int, Field]] | None] = None   # name -> (index, field), static FIELDS
+
     def _field(self, name: str) -> tuple[int, Field]:
-        for i, f in enumerate(self.fields()):
-            if f.name == name:
-                return i, f
+        at = self._FIELD_AT
+        if at is not None:
+            try:
+                return at[name]
+            except KeyError:
+                pass
+        else:
+            for i, f in enumerate(self.fields()):
+                if f.name == name:
+                    return i, f
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
 
     @property
@@ -259,7 +278,10 @@ class Trait:
 
     def get(self, name: str) -> Any:
         i, f = self._field(name)
-        return f.parse(self._tokens[i] if i < len(self._tokens) else None)
+        toks = self._toks
+        if toks is None:
+            toks = self._tokens
+        return f.parse(toks[i] if i < len(toks) else None)
 
     def set(self, name: str, value: Any) -> None:
         i, f = self._field(name)

@@ -14,12 +14,6 @@ from builder.vassal.traits.base import F, Trait
 __all__ = ["BasicPiece", "Stack", "Deck", "unwrap_null"]
 
 
-@lru_cache(maxsize=4096)
-def _semicolon_tokens(state: str) -> tuple[str, ...]:
-    # map, position, gpid and properties each read the state: split it once per distinct state
-    return tuple(decode(state, ";"))
-
-
 def unwrap_null(s: str | None) -> str | None:
     return None if s is None or s == "null" else s
 
@@ -35,38 +29,24 @@ class BasicPiece(Trait):
     __slots__ = ()
 
     # ---- state
-    def _state_tokens(self) -> tuple[str, ...]:
-        return _semicolon_tokens(self._state) if self._state else ()
-
     @property
     def map_id(self) -> str | None:
-        t = self._state_tokens()
-        return unwrap_null(t[0]) if t else None
+        return _basic_state(self._state)[0]
 
     @property
     def position(self) -> tuple[int, int]:
-        t = self._state_tokens()
-        x = parse_java_int(t[1]) if len(t) > 1 else 0
-        y = parse_java_int(t[2]) if len(t) > 2 else 0
-        return (x or 0, y or 0)
+        return _basic_state(self._state)[1]
 
     @property
     def gpid(self) -> str:
-        t = self._state_tokens()
-        return t[3] if len(t) > 3 else ""
+        return _basic_state(self._state)[2]
 
     def piece_name(self, inner: str, props: dict[str, str]) -> str:
         return self.get("name")
 
     def properties(self) -> dict[str, str]:
         """Persistent properties stored in the state (``UniqueID``, Dynamic Property values...)."""
-        t = self._state_tokens()
-        n = parse_java_int(t[4]) if len(t) > 4 else 0
-        props: dict[str, str] = {}
-        # the count comes from the file: never trust it beyond the tokens present
-        for j in range(5, min(5 + 2 * max(n or 0, 0), len(t)), 2):
-            props[t[j]] = t[j + 1] if j + 1 < len(t) else ""
-        return props
+        return dict(_basic_state(self._state)[3])
 
     def set_location(self, map_id: str | None, x: int, y: int) -> None:
         self.set_state(map_id, x, y, self.gpid if self._state else "", self.properties() if self._state else {})
@@ -80,12 +60,25 @@ class BasicPiece(Trait):
         self.state = encode_str(toks, ";")
 
     def state_dict(self) -> dict[str, Any]:
-        x, y = self.position
-        d: dict[str, Any] = {"map": self.map_id, "x": x, "y": y, "gpid": self.gpid}
-        props = self.properties()
+        map_id, (x, y), gpid, props = _basic_state(self._state)
+        d: dict[str, Any] = {"map": map_id, "x": x, "y": y, "gpid": gpid}
         if props:
-            d["properties"] = props
+            d["properties"] = dict(props)
         return d
+
+
+@lru_cache(maxsize=4096)
+def _basic_state(state: str) -> tuple[str | None, tuple[int, int], str, tuple[tuple[str, str], ...]]:
+    """A BasicPiece state as (map, (x, y), gpid, properties), decoded once (cached: map, position,
+    gpid and properties are asked for apart)."""
+    t = decode(state, ";") if state else ()
+    n = len(t)
+    x = parse_java_int(t[1]) if n > 1 else 0
+    y = parse_java_int(t[2]) if n > 2 else 0
+    count = parse_java_int(t[4]) if n > 4 else 0
+    # the count comes from the file: never trust it beyond the tokens present
+    props = {t[j]: t[j + 1] if j + 1 < n else "" for j in range(5, min(5 + 2 * max(count or 0, 0), n), 2)}
+    return (unwrap_null(t[0]) if t else None, (x or 0, y or 0), t[3] if n > 3 else "", tuple(props.items()))
 
 
 class _Located:
@@ -119,35 +112,25 @@ class Stack(_Located, Trait):
         return "stack"
 
     def _parse(self) -> tuple[str | None, int, int, list[str], str | None]:
-        t = decode(self._state, ";") if self._state else []
-        map_id = unwrap_null(t[0]) if t else None
-        rest = t[1:]
-        x = y = 0
-        if map_id is not None and len(rest) >= 2:  # VASSAL skips x/y only when map is null
-            x = parse_java_int(rest[0]) or 0
-            y = parse_java_int(rest[1]) or 0
-            rest = rest[2:]
-        elif map_id is None and len(rest) >= 2 and parse_java_int(rest[0]) is not None \
-                and parse_java_int(rest[1]) is not None:
-            # VASSAL writes x;y even without a map, but reads them back as (non-existent)
-            # member ids and leaves the stack at (0,0): drop them, keep (0,0)
-            rest = rest[2:]
-        layer = None
-        members = []
-        for tok in rest:
-            if tok.startswith("@@"):
-                layer = tok[2:]
-            else:
-                members.append(tok)
-        return map_id, x, y, members, layer
+        m, x, y, members, layer = _stack_state(self._state)
+        return m, x, y, list(members), layer
+
+    @property
+    def map_id(self) -> str | None:
+        return _stack_state(self._state)[0]
+
+    @property
+    def position(self) -> tuple[int, int]:
+        p = _stack_state(self._state)
+        return (p[1], p[2])
 
     @property
     def members(self) -> list[str]:
-        return self._parse()[3]
+        return list(_stack_state(self._state)[3])
 
     @property
     def layer(self) -> str | None:
-        return self._parse()[4]
+        return _stack_state(self._state)[4]
 
     def set_stack(self, map_id: str | None, x: int, y: int, members: list[str],
                   layer: int | str | None = 1) -> None:
@@ -157,11 +140,37 @@ class Stack(_Located, Trait):
         self.state = encode_str(toks, ";")
 
     def state_dict(self) -> dict[str, Any]:
-        m, x, y, members, layer = self._parse()
-        d: dict[str, Any] = {"map": m, "x": x, "y": y, "members": members}
+        m, x, y, members, layer = _stack_state(self._state)
+        d: dict[str, Any] = {"map": m, "x": x, "y": y, "members": list(members)}
         if layer is not None:
             d["layer"] = layer
         return d
+
+
+@lru_cache(maxsize=4096)
+def _stack_state(state: str) -> tuple[str | None, int, int, tuple[str, ...], str | None]:
+    """A Stack state decoded (cached: a reader asks for map, position and members apart)."""
+    t = decode(state, ";") if state else []
+    map_id = unwrap_null(t[0]) if t else None
+    rest = t[1:]
+    x = y = 0
+    if map_id is not None and len(rest) >= 2:  # VASSAL skips x/y only when map is null
+        x = parse_java_int(rest[0]) or 0
+        y = parse_java_int(rest[1]) or 0
+        rest = rest[2:]
+    elif map_id is None and len(rest) >= 2 and parse_java_int(rest[0]) is not None \
+            and parse_java_int(rest[1]) is not None:
+        # VASSAL writes x;y even without a map, but reads them back as (non-existent)
+        # member ids and leaves the stack at (0,0): drop them, keep (0,0)
+        rest = rest[2:]
+    layer = None
+    members = []
+    for tok in rest:
+        if tok.startswith("@@"):
+            layer = tok[2:]
+        else:
+            members.append(tok)
+    return map_id, x, y, tuple(members), layer
 
 
 _DECK_FIELDS = (

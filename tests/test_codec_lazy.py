@@ -1,0 +1,135 @@
+"""Streaming and lazy decoding give what the eager tree gives: top-level commands split from chunks
+cut anywhere, and piece commands whose fields are decoded only when read."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.vassal.commands import (
+    AddPiece,
+    ChangePiece,
+    Compound,
+    Completeness,
+    Log,
+    Malformed,
+    MovePiece,
+    decode_leaf,
+    iter_leaves,
+    iter_top_level,
+    parse_commands,
+)
+from builder.vassal.errors import TruncatedError
+from builder.vassal.sequence import encode_str
+
+ESC = "\x1b"
+
+MOVE = "M/p1/Main Map/100/200/null/Main Map/50/60/null/secret"
+ADD = "+/p1/emb2;Flip;128;F;;128;;;128;;;;1;false;0;0;a.png,b.png;,;true;Step;;;false;;1;1;true;;;;;1.0;;true\t" \
+      "piece;;;a.png;Tank/1\tMain Map;10;20;;0"
+
+
+def _texts() -> list[str]:
+    logged = encode_str(["LOG\t" + MOVE, "LOG\tCHAT<a> - hi"], ESC)           # a logged compound
+    nested = encode_str(["begin_save", "", encode_str(["", ADD, "+/2/stack/Main Map;10;20;p1"], ESC), "end_save"], ESC)
+    return [
+        nested + ESC + "LOG\t" + MOVE + ESC + "LOG\t" + logged + ESC + "LOG\tCHAT* moves *",
+        "begin_save" + ESC + "end_save",
+        "LOG\t'quoted'" + ESC + "'LOG\tCHAT x'" + ESC + "CHAT tail\\" + ESC + "more",   # quotes, an escaped ESC
+        ESC + ESC + "CHAT a" + ESC,                                                  # empty commands
+        "CHAT only",
+    ]
+
+
+@pytest.mark.parametrize("text", _texts())
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 64, 10**6])
+def test_streamed_top_level_commands_equal_the_tree(text, size):
+    tree = parse_commands(text)
+    items = tree.items if isinstance(tree, Compound) else [tree]
+    chunks = [text[i:i + size] for i in range(0, len(text), size)]
+    got = list(iter_top_level(chunks))
+    assert [n for n, _, _ in got] == list(range(1, len(items) + 1))
+    assert [node.encode() for _, _, node in got] == [i.encode() for i in items]
+    assert [[type(c).__name__ for _, c in iter_leaves(node)] for _, _, node in got] == \
+           [[type(c).__name__ for _, c in iter_leaves(i)] for i in items]
+    # each offset is where that command's text starts: the texts between offsets are the tokens
+    offsets = [o for _, o, _ in got] + [len(text) + 1]
+    raw = [text[offsets[k]:offsets[k + 1] - 1] for k in range(len(got))]
+    assert ESC.join(raw) == text
+
+
+def test_stream_reports_a_cut_at_the_end():
+    text = "begin_save" + ESC + "+/1/stack/Main Map;1;2;a" + ESC + "LOG\tM/p1/Main Map/1"
+    check = Completeness()
+    with pytest.raises(TruncatedError) as err:
+        list(iter_top_level([text[:5], text[5:]], check))
+    assert "at command 3" in str(err.value) and "the last command is incomplete" in str(err.value)
+    assert err.value.command == 3 and err.value.offset == text.index("LOG")
+
+
+def _unset(cmd, name: str) -> bool:
+    try:
+        object.__getattribute__(cmd, name)
+    except AttributeError:
+        return True
+    return False
+
+
+def test_move_fields_wait_until_read_and_match_the_eager_decode():
+    m = decode_leaf(MOVE)
+    assert isinstance(m, MovePiece) and all(_unset(m, f) for f in MovePiece.LAZY)
+    assert m.new_x == 100                       # one field read: the command is decoded now
+    assert (m.piece_id, m.new_map, m.new_y, m.new_under, m.old_map, m.old_x, m.old_y, m.old_under,
+            m.player_id) == ("p1", "Main Map", 200, None, "Main Map", 50, 60, None, "secret")
+    assert m.encode() == MOVE and m.unchanged()
+
+
+def test_setting_one_field_of_an_undecoded_move_keeps_the_others():
+    m = decode_leaf(MOVE)
+    m.new_x = 7
+    assert m.encode() == "M/p1/Main Map/7/200/null/Main Map/50/60/null/secret"
+
+
+@pytest.mark.parametrize("raw, lazy", [
+    ("M/p1/Main Map/1/2/null/Main Map/3/4/null", True),
+    ("M/p1/Main Map/+1/-2/null/Main Map/3/4/null", True),
+    ("M/p\\/1/Main Map/1/2/null/Main Map/3/4/null", False),      # an escaped delimiter: decoded at once
+    ("M/'p1'/Main Map/1/2/null/Main Map/3/4/null", False),       # a quoted token
+    ("M/p1/Main Map/1234567890/2/null/Main Map/3/4/null", False),
+])
+def test_moves_off_the_plain_shape_are_decoded_at_once(raw, lazy):
+    m = decode_leaf(raw)
+    assert isinstance(m, MovePiece) and _unset(m, "piece_id") == lazy
+    eager = MovePiece.__new__(MovePiece)
+    object.__setattr__(eager, "raw", raw)
+    eager._decode_fields(raw)
+    assert m.fields() == eager.fields()
+
+
+@pytest.mark.parametrize("raw", [
+    "M/p1/Main Map/x/2/null/Main Map/3/4/null",   # not an int
+    "M/p1/Main Map/1/2/null/Main Map/3/4",        # 8 fields
+    "M/p1/Main Map/99999999999/2/null/Main Map/3/4/null",
+    "+/p1/piece;;;a.png;Tank",                     # AddPiece without a state
+    "+/p1\\/piece;;;a.png;Tank/x",                 # ... its second delimiter is escaped
+    "D/p1",                                        # ChangePiece without a new state
+    "D/p1\\/x",
+])
+def test_malformed_piece_commands_are_still_told_at_parse_time(raw):
+    assert isinstance(decode_leaf(raw), Malformed)
+
+
+def test_add_and_change_fields_wait_until_read():
+    a = decode_leaf(ADD)
+    assert isinstance(a, AddPiece) and _unset(a, "type_string")
+    assert a.piece_id == "p1" and a.piece.name == "Tank" and a.encode() == ADD
+    c = decode_leaf("D/p1/new\\/state/old")
+    assert isinstance(c, ChangePiece) and _unset(c, "new_state")
+    assert (c.piece_id, c.new_state, c.old_state) == ("p1", "new/state", "old")
+    c.old_state = None
+    assert c.encode() == "D/p1/new\\/state"
+
+
+def test_logged_move_in_a_stream_is_lazy_too():
+    (_, _, node), = list(iter_top_level(["LOG\t" + MOVE]))
+    assert isinstance(node, Log) and isinstance(node.inner, MovePiece) and _unset(node.inner, "new_map")
+    assert node.inner.new_map == "Main Map"
