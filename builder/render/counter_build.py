@@ -22,7 +22,7 @@ from PIL import Image
 from builder import buildcache
 from builder.progress import SILENT
 from builder.render import counter_face
-from builder.render import budget
+from builder.render import budget, png
 from builder.render.counter_contact import contact_sheet, contact_sheet_size
 from builder.render.counter_pieces import pieces
 
@@ -57,10 +57,8 @@ def counter_images(game) -> list[tuple[str, str, str]]:
 
 
 def png_bytes(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    # No metadata, fixed compression: identical pixels give identical bytes.
-    img.save(buf, "PNG", compress_level=6)
-    return buf.getvalue()
+    # deflate level 3: small flat faces gain little from more effort (see builder.render.png)
+    return png.png_bytes(img, level=3)
 
 
 def render_all(game, sizes: list[int], progress=SILENT, faces_of=None) -> dict:

@@ -7,14 +7,13 @@ where the Grid's frame sits in it, plus the off-map boxes' rectangles, so it can
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder import buildcache
 from builder.errors import BuildError
 from builder.progress import SILENT
-from builder.render import budget, map_data, map_image, map_legend
+from builder.render import budget, map_data, map_image, map_legend, png
 
 
 @dataclass(frozen=True)
@@ -103,9 +102,7 @@ def _draw(data, info: MapImage, panel, progress=SILENT):
 
 def png_bytes(img) -> bytes:
     """PNG with fixed settings and no metadata, so equal pixels give equal bytes."""
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
+    return png.png_bytes(img, level=6)
 
 
 MAP_SOURCES = ("render", "geometry", "gamedata/mapterrain.py", "gamedata/box_loads.py")   # the map renderer's version
