@@ -1,8 +1,9 @@
 """Printable counter sheets: a PDF of every counter at its true size, backs mirrored for duplex.
 
 reportlab writes the PDF: it works in points (1/72 inch) so a 12.7 mm counter is placed at exactly
-36 pt, crop marks are vectors, repeated counter images are stored once, and ``invariant=1`` drops the
-creation date and random document id so the same data gives the same bytes. The page geometry comes
+36 pt, crop marks are vectors, counter images go in as the PNGs they are (pdf_png), each stored once,
+and ``invariant=1`` drops the creation date and random document id so the same data gives the same
+bytes. The page geometry comes
 from sheet_layout (a pure function the tests check); this module only draws it.
 """
 
@@ -14,14 +15,14 @@ from pathlib import Path
 
 from PIL import Image
 from reportlab import rl_config
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
 from builder.atomic import write_bytes
 from builder.progress import SILENT
 from builder.publish import calibration
+from builder.publish.pdf_png import as_embeddable, draw_png
 from builder.publish.sheet_layout import PAPER_MM, Group, Page, layout
-from builder.render.counter_build import counter_info, print_px
+from builder.render.counter_build import counter_info, png_bytes, print_px
 from builder.render.counter_face import render
 from builder.render.counter_pieces import pieces
 
@@ -84,13 +85,17 @@ def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0)
     bleed_px = round(bleed / size * px) if bleed > 0 else 0
     by_id = {p.piece_id: p for p in pieces(game)}
     needed = {(pl.piece_id, pl.face) for page in pages for pl in page.placements}
-    readers = {}
+    readers = {}   # (piece_id, face) -> PNG bytes the PDF embeds as they are (builder.publish.pdf_png)
     for n, key in enumerate(sorted(needed), 1):
-        if faces is not None and key in faces:
-            image = Image.open(io.BytesIO(faces[key])).convert("RGB")
+        if faces is not None and key in faces and not bleed_px:
+            readers[key] = as_embeddable(faces[key])
         else:
-            image = render(game, by_id[key[0]], key[1], [px])[0]
-        readers[key] = ImageReader(_bleed_image(image, bleed_px))
+            if faces is not None and key in faces:
+                image = Image.open(io.BytesIO(faces[key])).convert("RGB")
+            else:
+                image = render(game, by_id[key[0]], key[1], [px])[0]
+            # encoded as the build's faces are, so equal pixels stay one image in the PDF
+            readers[key] = png_bytes(_bleed_image(image.convert("RGB"), bleed_px))
         progress.step(f"{game.id}: sheet images", n, len(needed))
     buf = io.BytesIO()
     width, height = PAPER_MM[paper]
@@ -116,8 +121,8 @@ def _draw_page(c, page: Page, readers: dict, height: float, bleed: float) -> Non
     c.drawString(12 * MM, (height - 8) * MM, page.title)
     for pl in page.placements:
         box = pl.size + 2 * bleed
-        c.drawImage(readers[(pl.piece_id, pl.face)], (pl.x - bleed) * MM, (height - pl.y - pl.size - bleed) * MM,
-                    width=box * MM, height=box * MM)
+        draw_png(c, readers[(pl.piece_id, pl.face)], (pl.x - bleed) * MM, (height - pl.y - pl.size - bleed) * MM,
+                 box * MM, box * MM)
     if page.crop_marks:
         c.setLineWidth(0.25)
         c.setStrokeColorRGB(0, 0, 0)
