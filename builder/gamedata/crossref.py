@@ -107,6 +107,10 @@ class Checker:
                     walk(value, path + (key,))
         for i, rule in self.items("rules"):
             walk(rule, ("rules", i))
+        for i, sc in self.items("scenarios"):
+            for k, e in self.items("setup", sc):
+                for j, spec in enumerate(e.get("at_least_one_in") or []):
+                    self.place_set(self.doc, ("scenarios", i, "setup", k, "at_least_one_in", j), spec)
         stacking = (self.doc.get("game") or {}).get("stacking")
         if isinstance(stacking, dict):
             walk(stacking, ("game", "stacking"))
@@ -427,8 +431,38 @@ class Checker:
                 self.error(m, ("setup_areas", i, "symbol"), f"no location carries the symbol '{area['symbol']}'")
         for i, reg in self.items("regions", m):
             self.ref(m, ("regions", i, "parent"), reg.get("parent"), None, "region", ids=self.map_ids("regions"))
+        for i, area in self.items("setup_areas", m):
+            self.place_set(m, ("setup_areas", i, "places"), area.get("places"), symbols)
         self.terrain_checks(m)
         self.terrain_layer_checks(m)
+
+    def place_set(self, root, path, spec, symbols=None):
+        """The ids, hexes and row labels a place set (builder.gamedata.places) names exist."""
+        if not isinstance(spec, dict):
+            return
+        m = self.map or {}
+        areas = {**self.map_ids("setup_areas"), **self.map_ids("entry_areas")}
+        for key, what, ids in (("regions", "region", self.map_ids("regions")), ("areas", "setup or entry area", areas),
+                               ("terrain", "terrain type", self.map_ids("terrain_types"))):
+            for k, v in enumerate(spec.get(key) or []):
+                self.ref(root, path + (key, k), v, None, what, ids=ids)
+        for k, h in enumerate(spec.get("hexes") or []):
+            self.hex_ref(path + ("hexes", k), h, root)
+        if symbols is None:
+            symbols = {loc.get("symbol") for _, loc in self.items("locations", m)}
+        for k, sym in enumerate(spec.get("symbols") or []):
+            if sym not in symbols:
+                self.error(root, path + ("symbols", k), f"no location carries the symbol '{sym}'")
+        rows = spec.get("rows")
+        if isinstance(rows, dict) and self.grid is not None:
+            from builder.gamedata.mapterrain import _index
+            for key in ("from", "to"):
+                if key in rows and _index(rows[key], self.grid.spec.rows) is None:
+                    self.error(root, path + ("rows", key), f"'{rows[key]}' is not a row label of this grid")
+        within = spec.get("within")
+        for key, sub in (("within", within.get("of") if isinstance(within, dict) else None),
+                         ("adjacent_to", spec.get("adjacent_to")), ("not", spec.get("not"))):
+            self.place_set(root, path + ((key, "of") if key == "within" else (key,)), sub, symbols)
 
     def terrain_layer_checks(self, m):
         # Compact terrain rows (codes, extent, a hex set twice): see mapterrain.py.

@@ -93,7 +93,8 @@ class Game:
         return [t["turn"] for t in turns if isinstance(t, dict) and isinstance(t.get("turn"), int)]
 
     def area_hexes(self, area_id: str) -> list[str]:
-        """The hexes of a setup area: its listed hexes, then every location carrying its symbol."""
+        """The hexes of a setup area: its listed hexes, then every location carrying its symbol, then the
+        hexes its ``places`` describe (builder.gamedata.places), in the grid's order."""
         for area in (self.map_doc or {}).get("setup_areas") or []:
             if isinstance(area, dict) and area.get("id") == area_id:
                 hexes = [h for h in area.get("hexes") or [] if isinstance(h, str)]
@@ -102,8 +103,29 @@ class Game:
                     hexes += [loc["hex"] for loc in (self.map_doc or {}).get("locations") or []
                               if isinstance(loc, dict) and loc.get("symbol") == symbol
                               and isinstance(loc.get("hex"), str) and loc["hex"] not in hexes]
+                places = self.places()
+                if isinstance(area.get("places"), dict) and places is not None:
+                    listed = {places.grid.parse(h) for h in hexes}
+                    hexes += [n for n in places.names(places.select(area["places"]))
+                              if places.grid.parse(n) not in listed]
                 return hexes
         return []
+
+    def places(self):
+        """The game's place sets on its grid (builder.gamedata.places.Places), None without a usable grid."""
+        found = self.__dict__.get("_places", False)
+        if found is False:
+            found = None
+            spec = (self.map_doc or {}).get("grid")
+            if isinstance(spec, dict):
+                from builder.geometry import Grid
+                from builder.gamedata.places import Places
+                try:
+                    found = Places(self, Grid.from_spec(spec))
+                except Exception:  # noqa: BLE001 - a grid the validator reports; no place sets then
+                    found = None
+            self.__dict__["_places"] = found
+        return found
 
     def summary(self) -> dict:
         by_side: dict[str, int] = {}

@@ -1,15 +1,19 @@
 """A suggested legal deployment for set-up entries that leave the player a choice of hexes.
 
-An entry naming an area (its listed hexes or every hex carrying its printed symbol), a list of hexes, or
-"within N of a hex" gets a hex of that choice for each unit: deterministic, within the game's stacking
-(``game.stacking``: limit, by-side limits, unit-type weights, a terrain's stacking factor), on a hex the
-unit may enter (its movement class's terrain cost is not ``prohibited`` and the terrain is playable),
-spread along the area as the printed symbols run (a nearest-neighbour chain from the area's first hex
-in reading order): every hex gets a unit before any gets a second. The player may rearrange them; the
-rules' own conditions (a unit on each port, at least one in Belgrade) are the player's to check.
+An entry naming an area (its listed hexes, every hex carrying its printed symbol, the hexes its
+``places`` describe: builder.gamedata.places), a list of hexes, or "within N of a hex" gets a hex of
+that choice for each unit: deterministic, within the game's stacking (``game.stacking``: limit, by-side
+limits, unit-type weights, a terrain's stacking factor), on a hex the unit may enter (its movement
+class's terrain cost is not ``prohibited`` and the terrain is playable), never with another side's
+unit, spread along the area as the printed symbols run (a nearest-neighbour chain from the area's first
+hex in reading order): every hex gets a unit before any gets a second. An entry's ``at_least_one_in``
+place sets (a unit in Belgrade, one in the Hook of Holland) each get one of its units first;
+``one_per_hex`` keeps one unit a hex among the entries of one area. Choices are made fewest hexes first
+(a one-hex area before the wide territory around it). An entry offering ``boxes`` goes to the first.
+The player may rearrange them.
 
-An area the data gives only as a description (no hexes, no symbol) is no hex list: its units wait in
-"To place" on the Staging map.
+An area the data gives only as a description (no hexes, no symbol, no places) is no hex list: its
+units wait in "To place" on the Staging map.
 """
 
 from __future__ import annotations
@@ -128,9 +132,11 @@ class Deployer:
 
     # ------------------------------------------------------------------ choose
     def choose(self, unit: dict, side: str | None, movement_class: str, hexes: list[str], k: int, n: int,
-               status=(), one_per_hex: bool = False) -> str | None:
+               status=(), one_per_hex: bool = False, taken: set | None = None) -> str | None:
         """A hex for the k-th of n units of one entry: the least-filled legal hex, nearest the k-th of n
-        evenly spaced points along the list; None when no hex of the list may take it."""
+        evenly spaced points along the list; None when no hex of the list may take it. With
+        ``one_per_hex`` no hex of ``taken`` (the hexes the entry's units already hold; all occupied hexes
+        without it), and the chosen hex joins it."""
         if not hexes:
             return None
         w = self.weight(unit, status)
@@ -140,7 +146,7 @@ class Deployer:
             if not self.may_enter(unit, movement_class, hid) or not self.fits(side, hid, w):
                 continue
             here = self.by_hex.get(hid)
-            if one_per_hex and here:
+            if one_per_hex and (hid in taken if taken is not None else here):
                 continue
             key = (bool(here), (here or {}).get(side, 0.0), abs(i - target), i)
             if best is None or key < best[0]:
@@ -148,6 +154,8 @@ class Deployer:
         if best is None:
             return None
         self.occupy(best[1], side, w)
+        if one_per_hex and taken is not None:
+            taken.add(best[1])
         return best[1]
 
 
@@ -177,9 +185,13 @@ class ScenarioTargets:
         self.where: dict[str, Target] = {}       # unit id -> its target
         self.notes: list[str] = []
         self._copies: dict = {}                  # (zone, marker id) -> copies placed
+        self._one_per_hex: dict = {}             # area (or entry) -> hexes its one_per_hex units hold
         setup = [e for e in scenario.get("setup") or [] if isinstance(e, dict)]
-        # fixed hexes and boxes first (they fill stacking the choices must respect), at_unit last
-        order = sorted(setup, key=lambda e: 2 if "at_unit" in e else (0 if "hex" in e or "box" in e else 1))
+        # fixed hexes and boxes first (they fill stacking the choices must respect), then the choices with
+        # the fewest hexes (Vlasov's Prague before the Soviet territory around it), at_unit last
+        fixed = ("hex", "box", "boxes")
+        order = sorted(setup, key=lambda e: (2, 0) if "at_unit" in e else
+                       ((0, 0) if any(k in e for k in fixed) else (1, len(self.deployer.candidates(e)))))
         for e in order:
             self._entry(e, reinforcement=False)
         for e in scenario.get("reinforcements") or []:
@@ -215,15 +227,30 @@ class ScenarioTargets:
                 t.hex = e["hex"]
             elif isinstance(e.get("box"), str) and e["box"] in self.layout.box_zone:
                 self._zone(t, self.layout.box_zone[e["box"]], uid)
+            elif any(b in self.layout.box_zone for b in e.get("boxes") or []):
+                # a choice of boxes: the first the module has (the player may move it to another)
+                self._zone(t, self.layout.box_zone[next(b for b in e["boxes"] if b in self.layout.box_zone)], uid)
             elif isinstance(e.get("at_unit"), str) and e["at_unit"] in self.where:
                 other = self.where[e["at_unit"]]
                 t.hex, t.zone, t.place = other.hex, other.zone, other.place
             else:
                 if hexes is None:
                     hexes = self.deployer.candidates(e)
+                    wanted = self._wanted(e, hexes, len(ids))
                 mclass = movement_class(self.game, unit)
-                t.hex = self.deployer.choose(unit, side, mclass, hexes, k, len(ids), e.get("status") or (),
-                                             bool(e.get("one_per_hex")))
+                # one unit a hex among the entries of one area (3.7 B: the F infantry of two entries)
+                taken = self._one_per_hex.setdefault(e.get("area") or id(e), set())
+                t.hex = None
+                for i, want in enumerate(wanted):   # at_least_one_in: a unit into each such set first
+                    if want is not None:
+                        t.hex = self.deployer.choose(unit, side, mclass, want, 0, 1, e.get("status") or (),
+                                                     bool(e.get("one_per_hex")), taken)
+                        if t.hex is not None:
+                            wanted[i] = None
+                            break
+                if t.hex is None:
+                    t.hex = self.deployer.choose(unit, side, mclass, hexes, k, len(ids), e.get("status") or (),
+                                                 bool(e.get("one_per_hex")), taken)
                 chosen = True
                 if t.hex is None:
                     self._zone(t, self.layout.staging_zone(TO_PLACE, self._side(side)), uid)
@@ -249,6 +276,18 @@ class ScenarioTargets:
                 n = self._copies[(zone, mid)] = self._copies.get((zone, mid), 0) + 1
                 self.targets.append(Target("marker", mid, zone=zone, place=f"marker:{mid}:{(n - 1) // MARKER_STACK}",
                                            entry=e))
+
+    def _wanted(self, e: dict, hexes: list[str], n: int) -> list:
+        """The entry's ``at_least_one_in`` place sets as hex lists of its choice (in its spreading order),
+        each to get one of its units before the rest spread out."""
+        places = self.game.places()
+        if places is None or not isinstance(e.get("at_least_one_in"), list):
+            return []
+        out = []
+        for spec in e["at_least_one_in"][:n]:
+            inside = places.select(spec) if isinstance(spec, dict) else frozenset()
+            out.append([h for h in hexes if places.grid.parse(h) in inside])
+        return out
 
     def _side(self, side):
         return side if side in self.layout.sides else (self.layout.sides or [None])[0]

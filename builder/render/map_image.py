@@ -16,7 +16,7 @@ from builder.geometry.vassal_derive import board_bounds, board_showing, local_na
 from builder.progress import SILENT
 from builder.render import fonts, map_lines, map_symbols
 from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
-                                      draw_pattern, rgba, star, swastika)
+                                      draw_pattern, rgba, star, swastika, triangle)
 
 OFF_MAP = (232, 232, 226)
 UNSET = (255, 255, 255, 255)   # a hex no terrain covers
@@ -318,6 +318,8 @@ def _location(draw, loc, cx, cy, sc):
         elif symbol in ("red-star", "white-star"):
             fill = VP_RED if symbol == "red-star" else (255, 255, 255, 255)
             draw.polygon(star(x, y, r), fill=fill, outline=INK)
+        elif symbol == "red-triangle":
+            draw.polygon(triangle(x, y, r), fill=VP_RED, outline=INK)
         else:
             draw.text((x, y), symbol, font=fonts.font(s * 0.1, "condensed-bold"), fill=VP_RED, anchor="mm",
                       stroke_width=2, stroke_fill=HALO)

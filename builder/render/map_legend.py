@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from PIL import ImageDraw
 
 from builder.render import fonts, map_symbols
-from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika
+from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika, triangle
 
 
 @dataclass
@@ -36,6 +36,7 @@ def _symbols_used(data) -> list[str]:
               ("swastika", lambda l: l.get("symbol") == "swastika"),
               ("red-star", lambda l: l.get("symbol") == "red-star"),
               ("white-star", lambda l: l.get("symbol") == "white-star"),
+              ("red-triangle", lambda l: l.get("symbol") == "red-triangle"),
               ("key", lambda l: bool(l.get("key_terrain")))]
     for name, test in checks:
         if any(test(l) for l in locs):
@@ -55,11 +56,12 @@ def _marks_used(data) -> list[tuple[str, str]]:
     return [(m, areas.get(m) or f"Set-up hex marked {m}") for m in marks]
 
 
-DRAWN_SYMBOLS = ("swastika", "red-star", "white-star")
+DRAWN_SYMBOLS = ("swastika", "red-star", "white-star", "red-triangle")
 SYMBOL_TEXT = {"city": "City / town", "capital": "Capital", "port": "Port (blue name)", "vp": "Victory points",
                "wehrkreis": "Wehrkreis numeral", "economic": "Economic hex", "supply": "Supply source",
                "swastika": "German front-line setup", "red-star": "Soviet front-line setup",
-               "white-star": "Western Allied setup", "key": "Key Terrain", "border": "National border"}
+               "white-star": "Western Allied setup",
+               "red-triangle": "Soviet control line (Let History Judge)", "key": "Key Terrain", "border": "National border"}
 
 
 def layout(data, min_height: int = 0) -> PanelLayout:
@@ -219,6 +221,8 @@ def _symbol_sample(draw, name, x, y, s):
             draw.line((p, q), fill=INK, width=max(1, round(s * 0.025)))
     elif name in ("red-star", "white-star"):
         draw.polygon(star(x, y, r), fill=VP_RED if name == "red-star" else (255, 255, 255, 255), outline=INK)
+    elif name == "red-triangle":
+        draw.polygon(triangle(x, y, r), fill=VP_RED, outline=INK)
     elif name == "key":
         u = s * 0.07
         draw.polygon([(x, y - u), (x + u, y), (x, y + u), (x - u, y)], outline=VP_RED, width=2)

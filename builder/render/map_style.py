@@ -99,6 +99,11 @@ def star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return pts
 
 
+def triangle(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """An upward equilateral triangle's polygon (a printed line-of-control mark)."""
+    return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))) for a in (-90, 30, 150)]
+
+
 def swastika(cx: float, cy: float, r: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """The printed setup symbol's strokes (the game prints it to mark German front-line hexes)."""
     segs = [((cx, cy - r), (cx, cy + r)), ((cx - r, cy), (cx + r, cy)),

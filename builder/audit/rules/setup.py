@@ -4,8 +4,9 @@ The scenario is the one the save names (its savedata description is the scenario
 module's scenario saves write it), else the one whose printed hexes the start position matches best
 (at least ``match`` of them); a save from a later turn than the scenario's first is not a set-up and
 is not judged. Every set-up entry's unit must be where the entry puts it (``hex``,
-one of ``hexes``, ``near`` within N, an ``area``'s hexes, a ``box``, with its ``at_unit``); a unit
-still in the module's "To place" box is a choice not yet made, not a breach. Its face, Status
+one of ``hexes``, ``near`` within N, an ``area``'s hexes, a ``box``, with its ``at_unit``), and each
+of an entry's ``at_least_one_in`` place sets holds one of its units; a unit still in the module's
+"To place" box is a choice not yet made, not a breach. Its face, Status
 property (Support, Arty Points ...), the markers its entry puts with it (Fatigue, PD ...) and its
 step losses must be as listed. A unit the set-up does not list must not be on the map. Judged only
 when the position is the scenario's start (its first turn, the first phase on the tracker); a unit
@@ -124,6 +125,7 @@ class SetupConformance(Rule):
                                                 f"but not in the save")
                     continue
                 self._judge(pos, u, e, by_uid)
+            self._at_least_one(pos, e, by_uid)
         arriving = {uid: e for e in sc.get("reinforcements") or [] if isinstance(e, dict) for uid in _ids(e)}
         for u in pos.units.values():
             if u.unit_id in listed or u.location.hex is None:
@@ -151,6 +153,21 @@ class SetupConformance(Rule):
 
     def phase(self, ev, pos) -> None:
         self._stage = False
+
+    def _at_least_one(self, pos, e, by_uid) -> None:
+        """Each of the entry's ``at_least_one_in`` place sets holds one of its units (judged once every
+        unit of the entry is placed: none waits in "To place" or is missing)."""
+        places = self.ctx.game.places()
+        specs = [s for s in e.get("at_least_one_in") or [] if isinstance(s, dict)]
+        units = [by_uid.get(uid) for uid in _ids(e)]
+        if not specs or places is None or any(u is None or u.location.hex is None for u in units):
+            return
+        for spec in specs:
+            inside = places.select(spec)
+            if not any(u.location.hex in inside for u in units):
+                names = ", ".join(places.names(inside)[:8]) or "no hex"
+                self._say(pos, units[0].unit_id, units[0], f"none of {', '.join(_ids(e))} sets up in {names}; "
+                                                           f"the set-up wants at least one there")
 
     # ------------------------------------------------------------------ one entry
     def _judge(self, pos, u, e, by_uid, where_only: bool = False) -> None:

@@ -1,0 +1,89 @@
+"""Every scenario of both games starts with its units deployed: no unit waits in "To place", each unit
+of a set-up choice is on a hex of its area, and the module's own scenario saves audit clean (set-up
+conformance, the entries' at_least_one_in sets, stacking). From the module's plan and saves; the oracle
+screenshot test (test_module_screens.py) looks at the same in the real window."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.audit import audit_file
+from builder.audit.script import ScriptedGame, kit
+from builder.module.deploy import TO_PLACE, Deployer
+from builder.vassal.archive import SafeZip
+
+from test_module_support import GAMES, plans, report, vmod
+
+
+def _ids(e):
+    return [e["unit"]] if isinstance(e.get("unit"), str) else list(e.get("units") or [])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_scenario_leaves_a_unit_in_to_place(game):
+    for sid, plan in plans(game).items():
+        waiting = [p.d.key for p in plan.placements if p.location.startswith(TO_PLACE)]
+        assert waiting == [], (sid, waiting)
+        assert plan.notes == [], (sid, plan.notes)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_choice_is_deployed_inside_its_area(game):
+    g, grid = report(game).model, report(game).grid
+    dep = Deployer(g, grid)
+    checked = 0
+    for sid, plan in plans(game).items():
+        where = {p.d.key: p for p in plan.placements if p.d.kind == "unit"}
+        first: set = set()
+        for e in g.by_id["scenarios"][sid].get("setup") or []:
+            fresh = [u for u in _ids(e) if u not in first]
+            first |= set(_ids(e))
+            if not any(k in e for k in ("area", "hexes", "near")):
+                continue
+            allowed = {grid.parse(h) for h in dep.candidates(e)}
+            assert allowed, (sid, e.get("area"))            # every choice has hexes now
+            for uid in fresh:
+                assert grid.parse(where[uid].location) in allowed, (sid, uid, where[uid].location)
+                checked += 1
+    assert checked > 250 or game != "iron-dream"       # PLS set-ups print their hexes
+
+
+def _saves(game):
+    z = SafeZip(vmod(game), what="module")
+    return [(n, z.read(n)) for n in z.names() if n.endswith(".vsav")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_modules_scenario_saves_audit_clean(game, tmp_path):
+    from builder.module.gamedata_entry import read_module
+    module_report = read_module(vmod(game))          # what `audit GAME.vmod` reads
+    saves = _saves(game)
+    assert len(saves) == len(report(game).model.by_id["scenarios"])
+    for name, data in saves:
+        path = tmp_path / name
+        path.write_bytes(data)
+        r = audit_file(module_report, path)
+        assert [f.line() for f in r.findings] == [], name
+        assert "SETUP" in {c["rule"] for c in r.checked} or "R01" in {c["rule"] for c in r.checked}, name
+
+
+def test_eotid_rule_places_are_kept(tmp_path):
+    """3.3 B, 3.7 B, 3.8 A/D: Belgrade holds a garrison unit, Marseille an F infantry corps, the Loire coast
+    and the Hook of Holland a B unit; moving them out at set-up is a finding."""
+    eotid = kit("iron-dream")
+    plan = plans("iron-dream")["iron-dream"]
+    at = {p.d.key: p.location for p in plan.placements if p.d.kind == "unit"}
+    garrison = ["ger-mtn-15", "ger-mtn-21", "ger-mtn-22", "ger-ss-mtn-5", "ger-inf-69"]
+    assert [u for u in garrison if at[u] == "F23"]
+    assert [u for u in ("ger-res-62", "ger-res-64", "ger-res-66", "ger-inf-67", "ger-inf-85", "ger-inf-90")
+            if at[u] == "I8"]
+    b_units = [u for e in eotid.game.by_id["scenarios"]["iron-dream"]["setup"] if e.get("at_least_one_in")
+               and e.get("area") == "france-benelux" for u in _ids(e)]
+    assert {at[u] for u in b_units} & {"P1", "Q2", "R2", "S3"}
+    assert {at[u] for u in b_units} & {"X13", "Y13", "Y14", "Z13", "Z14"}
+    in_belgrade = next(u for u in garrison if at[u] == "F23")
+    free = next(h for h in eotid.game.area_hexes("yugoslavia-north-of-f") if h not in at.values())
+    g = ScriptedGame(eotid, scenario="iron-dream", units={in_belgrade: free})
+    r = audit_file(eotid.ctx, g.write(tmp_path / "no-belgrade.vsav"))
+    assert len(r.findings) == 1, [f.line() for f in r.findings]
+    assert "F23" in r.findings[0].message and "at least one there" in r.findings[0].message
