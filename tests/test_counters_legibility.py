@@ -1,6 +1,8 @@
 """Every counter of both shipped games, drawn at print size, is legible as a publisher would print it: each text
 inside its slot, no two slots' texts overlapping (nor a text over the symbol frame it is not part of), every
-value at least the minimum cap height, and everything inside the die-cut safe margin.
+value at least the minimum cap height, and everything inside the die-cut safe margin. The module's images are
+drawn with a screen margin instead (nothing is cut on screen): the same checks hold inside it, and their text is
+larger than the print's.
 
 The faces are drawn once at print resolution (no supersampling: the geometry scales exactly) and each text
 reports the box its ink covers (builder.render.counter_text.note)."""
@@ -24,7 +26,7 @@ TOL = 1.0                # pixels: anti-aliasing and rounding
 STROKE = 0.022           # the symbol frame's line width, as a fraction of the side (counter_face._draw_symbol)
 
 
-def faces_of(name):
+def faces_of(name, screen=False):
     game = validate_game(name).model
     size_mm = game.doc["game"]["counter"]["size_mm"]
     S = round(size_mm / 25.4 * DPI)
@@ -35,17 +37,31 @@ def faces_of(name):
             draw = ImageDraw.Draw(img)
             draw.canvas = img
             draw.notes = []
+            if screen:
+                draw.safe = counter_face.screen_margin(game)
             if p.kind == "unit":
                 counter_face._draw_unit(draw, S, game, p, face)
             else:
                 counter_face._draw_marker(draw, S, game, p, face)
             out.append((p.piece_id, face, draw.notes))
-    return game, size_mm, S, out
+    margin = counter_face.screen_margin(game) if screen else counter_face.safe_margin(game)
+    return game, size_mm, S, out, margin
 
 
-@pytest.fixture(scope="module", params=["iron-dream", "panzers-last-stand"])
+_DRAWN = {}
+
+
+def drawn_faces(name, screen):
+    if (name, screen) not in _DRAWN:
+        _DRAWN[(name, screen)] = faces_of(name, screen)
+    return _DRAWN[(name, screen)]
+
+
+@pytest.fixture(scope="module", params=[("iron-dream", False), ("panzers-last-stand", False),
+                                        ("iron-dream", True), ("panzers-last-stand", True)],
+                ids=["iron-dream-print", "panzers-last-stand-print", "iron-dream-screen", "panzers-last-stand-screen"])
 def drawn(request):
-    return faces_of(request.param)
+    return drawn_faces(*request.param)
 
 
 def inside(inner, outer, tol=TOL):
@@ -58,14 +74,14 @@ def overlap(a, b, tol=TOL):
 
 
 def test_every_text_stays_in_its_slot(drawn):
-    _, _, _, faces = drawn
+    _, _, _, faces, _ = drawn
     bad = [(pid, face, slot) for pid, face, notes in faces for slot, box, ink, _, _ in notes
            if slot != "symbol frame" and not inside(ink, box)]
     assert not bad, bad[:10]
 
 
 def test_no_two_slots_overlap(drawn):
-    _, _, S, faces = drawn
+    _, _, S, faces, _ = drawn
     bad = []
     for pid, face, notes in faces:
         texts = [n for n in notes if n[0] not in ("symbol frame", "symbol text")]
@@ -83,7 +99,7 @@ def test_no_two_slots_overlap(drawn):
 
 
 def test_values_and_texts_are_tall_enough(drawn):
-    _, size_mm, S, faces = drawn
+    _, size_mm, S, faces, _ = drawn
     mm = size_mm / S
     bad = []
     for pid, face, notes in faces:
@@ -98,13 +114,33 @@ def test_values_and_texts_are_tall_enough(drawn):
 
 
 def test_everything_inside_the_safe_margin(drawn):
-    game, size_mm, S, faces = drawn
-    m = counter_face.safe_margin(game) * S
+    game, size_mm, S, faces, margin = drawn
+    m = margin * S
     safe = (m, m, S - m, S - m)
     bad = [(pid, face, slot, [round(v) for v in ink]) for pid, face, notes in faces
            for slot, _, ink, _, _ in notes if not inside(ink, safe)]
     assert not bad, bad[:10]
     assert counter_face.safe_margin(game) * size_mm == pytest.approx(counter_face.SAFE_MM)
+
+
+@pytest.mark.parametrize("name", ["iron-dream", "panzers-last-stand"])
+def test_module_images_print_larger_text_than_the_sheets(name):
+    """On screen nothing is cut: no text is smaller than in print, and the values (what a player reads
+    across the map) are clearly larger."""
+    printed = drawn_faces(name, False)[3]
+    screen = drawn_faces(name, True)[3]
+    ratios, smaller = [], []
+    for (pid, face, pnotes), (_, _, snotes) in zip(printed, screen):
+        assert [n[0] for n in pnotes] == [n[0] for n in snotes], (pid, face)    # the same texts in the same slots
+        for p, s in zip(pnotes, snotes):
+            if p[0] in ("symbol frame", "symbol text"):
+                continue
+            if s[3] < p[3] - 1e-6:
+                smaller.append((pid, face, p[0], round(p[3], 1), round(s[3], 1)))
+            if p[4]:
+                ratios.append(s[3] / p[3])
+    assert not smaller, smaller[:10]
+    assert ratios and sum(ratios) / len(ratios) >= 1.04, sum(ratios) / len(ratios)
 
 
 def _face(game, pid, face, S=150):

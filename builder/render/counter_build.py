@@ -62,14 +62,14 @@ def png_bytes(img: Image.Image) -> bytes:
 
 
 def render_all(game, sizes: list[int], progress=SILENT, faces_of=None) -> dict:
-    """{(piece_id, face): [image at each size]} for every face of every piece."""
+    """{(piece_id, face): [module image, print image]} for every face of every piece (sizes: [module px, print px])."""
     out = {}
     plist = pieces(game)
     total = sum(len(faces_of(p) if faces_of else p.faces) for p in plist)
     done = 0
     for piece in plist:
         for face in (faces_of(piece) if faces_of else piece.faces):
-            out[(piece.piece_id, face)] = counter_face.render(game, piece, face, sizes)
+            out[(piece.piece_id, face)] = list(module_and_print(game, piece, face, sizes))
             done += 1
             progress.step(f"{game.id}: counters", done, total)
     return out
@@ -99,8 +99,19 @@ _WORKER_GAME = None   # the game a forked worker draws (set before the pool star
 
 
 def _draw_pngs(game, piece, face, sizes) -> tuple[bytes, bytes]:
-    small, large = counter_face.render(game, piece, face, sizes)
+    small, large = module_and_print(game, piece, face, sizes)
     return png_bytes(counter_face.outline(small)), png_bytes(large)
+
+
+def module_and_print(game, piece, face, sizes):
+    """(module image, print image) of a face: the print keeps the die-cut safe margin; the module's image,
+    where nothing is cut, keeps a screen margin, so its text is drawn larger (one drawing when they agree)."""
+    module_px, print_size = sizes
+    screen, safe = counter_face.screen_margin(game), counter_face.safe_margin(game)
+    if screen == safe:
+        return counter_face.render(game, piece, face, sizes)
+    return (counter_face.render(game, piece, face, [module_px], screen)[0],
+            counter_face.render(game, piece, face, [print_size], safe)[0])
 
 
 def _worker_draw(task):

@@ -24,7 +24,7 @@ DEFAULT_LAYOUT = {"id": "(default)", "slots": [
 TEXT_SIZE = {"bottom": 0.22, "bottom-left": 0.2, "bottom-right": 0.2, "center": 0.3, "top": 0.16}
 FRAME_W = 0.46          # symbol frame width (fraction of the side); APP-6 land frames are 3:2
 FRAME_CY = 0.47
-SUPERSAMPLE_MIN = 4     # the master is at least this many times the smallest output
+MASTER_MIN_PX = 300     # the master is at least this big (a 75 px module image is drawn 4 times over)
 
 
 # ---------------------------------------------------------------- colours
@@ -86,10 +86,25 @@ def frame_box(layout: dict) -> tuple[float, float, float, float]:
 SAFE_MM = 1.0           # art stays this far inside the die cut (published counters: about 1 mm on 1/2")
 
 
+SCREEN_MARGIN = 0.04    # on screen nothing is cut: text keeps only clear of the image's 1 px outline
+
+
 def safe_margin(game) -> float:
-    """The die-cut safe margin as a fraction of the counter's side."""
+    """The die-cut safe margin as a fraction of the counter's side (print images)."""
     size = ((game.doc.get("game") or {}).get("counter") or {}).get("size_mm") or 12.7
     return min(0.12, SAFE_MM / float(size))
+
+
+def screen_margin(game) -> float:
+    """The margin of the module's images: no cut to allow for, so the text may be larger than in print."""
+    return min(SCREEN_MARGIN, safe_margin(game))
+
+
+def _keep_margin(draw, game) -> None:
+    """Set the margin this drawing keeps (draw_master chose it; the print's safe margin otherwise) and its
+    text scale: what the safe margin takes from the print's text, a screen margin gives back."""
+    draw.safe = getattr(draw, "safe", None) or safe_margin(game)
+    draw.text_scale = (1 - 2 * draw.safe) / (1 - 2 * safe_margin(game))
 
 
 def slot_box(at: str, frame, m: float = 0.08) -> tuple[tuple[float, float, float, float], str]:
@@ -136,7 +151,7 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
     if colors["band"]:
         draw.rectangle((0, 0, S, S * 0.26), fill=colors["band"])
     values = unit_face_values(unit, piece.index, face)
-    draw.safe = safe_margin(game)
+    _keep_margin(draw, game)
     if face == "back" and values == {} and unit_face_values(unit, piece.index, "back") == {}:
         return  # 'back: {}': the counter is single-sided; the sheet prints a plain back in its colour
     if values is None and face == "back":
@@ -330,14 +345,11 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
     style = "bold" if slot.get("bold") else "regular"
     if box_style:
         style = "bold"
-    try:
-        fitted = ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, f"{where}: slot {at}")
-    except ct.TextTooLong:
-        if at not in ("symbol-left", "symbol-right") or box_style:
-            raise
-        # Beside the symbol, a long ID runs up the side (a common counter convention).
-        _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used)
+    if at in ("symbol-left", "symbol-right") and not box_style and _runs_up(draw, S, game, text, at, frame, size,
+                                                                            style, where):
+        _draw_vertical(draw, S, text, at, ink, _fit_vertical(draw, S, text, at, frame, size, style, where, used))
         return
+    fitted = ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, f"{where}: slot {at}")
     cy = (y0 + y1) / 2
     if box_style:
         # The box frames the ink of the text (not the font's line height), so it stays in its slot.
@@ -351,13 +363,36 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
     ct.note(draw, at, (x0, y0, x1, y1), rect if box_style else drawn, fitted.size, ct.prints_value(slot["text"], game))
 
 
-def _draw_vertical(draw, S, text, at, frame, size, style, ink, where, used):
+def _runs_up(draw, S, game, text, at, frame, size, style, where) -> bool:
+    """Whether a text beside the symbol runs up the side (a common counter convention for a long ID): where it
+    does not fit across even at its smallest. Decided as printed, so the module's image (a smaller margin,
+    larger text) sets it the same way."""
+    x0, y0, x1, y1 = _px(slot_box(at, frame, safe_margin(game))[0], S)
+    scale, draw.text_scale = draw.text_scale, 1.0
+    try:
+        ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, where)
+        return False
+    except ct.TextTooLong:
+        return True
+    finally:
+        draw.text_scale = scale
+
+
+def _fit_vertical(draw, S, text, at, frame, size, style, where, used):
+    """(fitted, (x0, x1, top, bottom)) of ``text`` running up beside the symbol."""
     (x0, _, x1, _), _ = slot_box(at, frame, draw.safe)
     corner = "top-right" if at == "symbol-right" else "top-left"
     top = frame[1] if corner in used else max(0.04, draw.safe)
     bottom = 0.72
     length, thick = (bottom - top) * S, (x1 - x0) * S
     fitted = ct.fit(draw, text, length, thick, size * S, style, f"{where}: slot {at}", wrap=False)
+    return fitted, (x0, x1, top, bottom)
+
+
+def _draw_vertical(draw, S, text, at, ink, vertical):
+    fitted, (x0, x1, top, bottom) = vertical
+    length, thick = (bottom - top) * S, (x1 - x0) * S
+    style = fitted.style
     f = ct.fonts.font(fitted.size, style)
     strip = Image.new("RGBA", (int(length) + 2, int(thick) + 2), (0, 0, 0, 0))
     ImageDraw.Draw(strip).text((strip.width / 2, strip.height / 2), text, font=f, fill=ink, anchor="mm")
@@ -393,7 +428,8 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         w = S * 0.12
         draw.polygon([(0, S * 0.62), (S * 0.62, 0), (S * 0.62 + w, 0), (0, S * 0.62 + w)], fill=darker(colors["bg"], 0.8))
     text, sub = ct.printed(data.get("text", "")), ct.printed(data.get("subtext", ""))
-    inner = max(0.15 if pattern == "checks" else 0.07, safe_margin(game))
+    _keep_margin(draw, game)
+    inner = max(0.15 if pattern == "checks" else 0.07, draw.safe)
     if data.get("arrow"):
         inner = _marker_arrow(draw, S, data["arrow"], colors["text"], inner)
     x0, x1 = S * inner, S * (1 - inner)
@@ -437,11 +473,13 @@ def _marker_arrow(draw, S, way: str, ink, inner: float) -> float:
 
 
 # ---------------------------------------------------------------- entry points
-def draw_master(game, piece: Piece, face: str, size: int) -> Image.Image:
-    """The face drawn at ``size`` pixels square, no downscaling (an RGB image)."""
+def draw_master(game, piece: Piece, face: str, size: int, margin: float | None = None) -> Image.Image:
+    """The face drawn at ``size`` pixels square, no downscaling (an RGB image), keeping ``margin`` (a fraction
+    of the side; default the print's die-cut safe margin) clear of the edge."""
     img = Image.new("RGB", (size, size), WHITE[:3])
     draw = ImageDraw.Draw(img)
     draw.canvas = img  # for the few shapes that are pasted rather than drawn (rotated text)
+    draw.safe = margin if margin is not None else safe_margin(game)
     if piece.kind == "unit":
         _draw_unit(draw, size, game, piece, face)
     else:
@@ -450,16 +488,18 @@ def draw_master(game, piece: Piece, face: str, size: int) -> Image.Image:
 
 
 def master_px(sizes: list[int]) -> int:
-    """The side of the supersampled drawing every size in ``sizes`` is scaled from."""
-    return max(max(sizes) * 2, min(sizes) * SUPERSAMPLE_MIN)
+    """The side of the supersampled drawing every size in ``sizes`` is scaled from: at least twice the largest,
+    so a size drawn alone or beside others gets the same pixels."""
+    return max(max(sizes) * 2, MASTER_MIN_PX)
 
 
-def render(game, piece: Piece, face: str, sizes: list[int]) -> list[Image.Image]:
-    """The face at each pixel size in ``sizes``, all scaled from one supersampled drawing."""
+def render(game, piece: Piece, face: str, sizes: list[int], margin: float | None = None) -> list[Image.Image]:
+    """The face at each pixel size in ``sizes``, all scaled from one supersampled drawing that keeps
+    ``margin`` (default: the print's safe margin; the module's images use screen_margin)."""
     side = master_px(sizes)
     budget.check(game, "each counter's drawing", side, side,
                  "game.counter.size_mm, print_dpi or image_px; it is drawn supersampled, at 2 to 4 times its image size")
-    master = draw_master(game, piece, face, side)
+    master = draw_master(game, piece, face, side, margin)
     return [_downscale(master, s) for s in sizes]
 
 

@@ -109,16 +109,24 @@ def _wraps(text: str):
 def fit(draw, text: str, box_w: float, box_h: float, size: float, style: str, where: str,
         min_scale: float = MIN_SCALE, wrap: bool = True) -> Fitted:
     """The largest size <= ``size`` (px) at which ``text``'s ink fits the box, centred in it, on one line or
-    wrapped at spaces (the ink, descenders included, not the font's nominal line height)."""
-    scale = 1.0
-    while scale >= min_scale - 1e-9:
+    wrapped at spaces (the ink, descenders included, not the font's nominal line height). ``size`` is the
+    print's; a drawing with a smaller margin (the module's images) enlarges it by ``draw.text_scale``."""
+    for trial_size in _sizes(size, getattr(draw, "text_scale", 1.0), min_scale):
         for lines in (_wraps(text) if wrap else [[text]]):
-            trial = Fitted(lines, size * scale, style)
+            trial = Fitted(lines, trial_size, style)
             x0, y0, x1, y1 = fitted_box(draw, trial, 0, 0)
             if x1 - x0 <= box_w and max(-y0, y1) <= box_h / 2 + 0.5:
                 return trial
-        scale -= 0.05
     raise TextTooLong(f"{where}: {text!r} is too long for its slot even at {int(min_scale * 100)}% size")
+
+
+def _sizes(size: float, text_scale: float, min_scale: float) -> list[float]:
+    """The sizes fit tries, largest first: 5 % steps down from ``size`` to ``min_scale`` of it and, when the
+    drawing enlarges its text, the same steps from the enlarged size, so it is never smaller than the print's."""
+    steps = [size * (1 - 0.05 * k) for k in range(int(round((1 - min_scale) / 0.05)) + 1)]
+    if text_scale > 1:
+        steps += [v * text_scale for v in steps if v * text_scale > size]
+    return sorted(set(steps), reverse=True)
 
 
 def draw_fitted(draw, fitted: Fitted, cx: float, cy: float, fill, align: str = "m", left: float = 0,
