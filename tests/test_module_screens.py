@@ -119,11 +119,14 @@ def test_screenshot_shows_every_top_units_values(game):
         cx, cy = (x + 2 * i) * zoom, (y - 4 * i) * zoom
         s = px * zoom
         box = (round(cx - s / 2), round(cy - s / 2), round(cx + s / 2), round(cy + s / 2))
-        seen = img.crop(box)
-        want = _face_image(game, top.d, top.level).resize(seen.size, Image.LANCZOS)
-        # the printed values row: the bottom third of the counter
-        strip = (0, seen.height * 2 // 3, seen.width, seen.height)
-        diff = ImageStat.Stat(ImageChops.difference(seen.crop(strip), want.crop(strip))).mean
-        assert sum(diff) / 3 < 40, (top.d.key, (x, y), [p.d.key for p in ps], diff)
+        size = (box[2] - box[0], box[3] - box[1])
+        want = _face_image(game, top.d, top.level).resize(size, Image.LANCZOS)
+        # the printed values row: the bottom third of the counter, compared where it lines up best within a
+        # pixel (VASSAL rounds a piece's centre at this zoom its own way; a covering marker differs anyway)
+        strip = (0, size[1] * 2 // 3, size[0], size[1])
+        diff = min((ImageStat.Stat(ImageChops.difference(
+            img.crop((box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)).crop(strip), want.crop(strip))).mean
+            for dx in (-1, 0, 1) for dy in (-1, 0, 1)), key=sum)
+        assert sum(diff) / 3 < 30, (top.d.key, (x, y), [p.d.key for p in ps], diff)
         checked += 1
     assert checked > 20
