@@ -69,5 +69,5 @@ def test_the_budget_is_data(capsys, tiny_game, tmp_path):
 def test_printed_counters_at_a_high_dpi_are_checked_too(capsys, tiny_game, tmp_path):
     edit(tiny_game / "game.yaml", "size_mm: 15.875", "size_mm: 150")
     code, _, err, seconds = run(capsys, "sheets", "game.yaml", "--dpi", "1200", "--out", tmp_path / "s.pdf", "-q")
-    assert code == 1 and "each counter's drawing would be 28,348 x 28,348 px (804 megapixels)" in err
+    assert code == 1 and "each counter's drawing would be 14,174 x 14,174 px (201 megapixels)" in err
     assert seconds < 10 and not (tmp_path / "s.pdf").exists()
