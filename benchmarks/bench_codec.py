@@ -15,7 +15,10 @@ Prints a table with, for each file, the time of
   or pywargame is not installed there; it is never a dependency of this project),
 
 and the ratios of ``read``/``full`` to the baseline and to pywargame (``pyw/full``: how many
-times faster we are). Then, whole processes: ``vassal-builder dump --json`` of each file
+times faster we are). Then ``stream``: :class:`builder.vassal.savefile.SaveStream` over the same
+file, every leaf visited, as commands per second (what the audit's streaming read costs; the audit
+wants 100,000 commands/s end to end, so the decode alone must do several times that; pass the
+log ``benchmarks/bench_audit.py`` writes with ``--save`` to see its figure). Then, whole processes: ``vassal-builder dump --json`` of each file
 against a floor *script* (a fresh interpreter doing the baseline) and against pywargame's
 ``dumpvsav -d``. Times are medians of R runs, in CPU seconds (a machine shared with other work
 makes wall-clock ratios swing; CPU time is what the work itself costs).
@@ -58,7 +61,7 @@ from builder.vassal.commands import (  # noqa: E402
     RemovePiece,
 )
 from builder.vassal.piece import Piece  # noqa: E402
-from builder.vassal.savefile import SaveFile, make_metadata, read_save  # noqa: E402
+from builder.vassal.savefile import SaveFile, SaveStream, make_metadata, read_save  # noqa: E402
 from builder.vassal.traits import BasicPiece, Delete, Embellishment, Marker  # noqa: E402
 
 PYWARGAME_SNIPPET = r"""
@@ -134,6 +137,18 @@ def ours_full(path: Path) -> int:
         inner.fields()
         n += 1
     return n
+
+
+def _leaves(node) -> int:
+    """Leaf commands of a node, a Log counted as the command it wraps (bench_audit.py's count)."""
+    while isinstance(node, Log):
+        node = node.inner
+    return sum(map(_leaves, node.items)) if isinstance(node, Compound) else 1
+
+
+def ours_stream(path: Path) -> int:
+    """Stream the file (SaveStream) and visit every leaf, as benchmarks/bench_audit.py's decode does."""
+    return sum(_leaves(node) for _, _, node in SaveStream(path))
 
 
 def generate_log(path: Path, n: int) -> None:
@@ -249,6 +264,18 @@ def main() -> int:
         r2 = f"{pw / fl:8.1f}" if pw else f"{'n/a':>8}"
         print(f"{label:<32} {n:>9,} {pieces:>7,} {base * 1000:7.1f}ms {rd * 1000:6.1f}ms {fl * 1000:6.1f}ms "
               f"{rd / base:9.1f} {fl / base:9.1f} {pws} {r2}", flush=True)
+
+    print()
+    print("streamed decode (SaveStream, every leaf visited; CPU time, median of", args.repeat, "runs)")
+    header = f"{'file':<32} {'leaves':>9} {'baseline':>9} {'stream':>8} {'stream/base':>11} {'commands/s':>11}"
+    print(header)
+    print("-" * len(header))
+    for label, path in files:
+        base = median_of(lambda: baseline(path), args.repeat)
+        leaves = ours_stream(path)
+        st = median_of(lambda: ours_stream(path), args.repeat)
+        print(f"{label:<32} {leaves:>9,} {base * 1000:7.1f}ms {st * 1000:6.1f}ms {st / base:11.1f} "
+              f"{leaves / st:11,.0f}", flush=True)
 
     header = (f"{'file':<32} {'floor script':>12} {'dump --json':>11} {'dump/floor':>10} "
               f"{'pyw dump -d':>11} {'pyw/dump':>8}")

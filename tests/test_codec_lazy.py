@@ -4,6 +4,8 @@ cut anywhere, and piece commands whose fields are decoded only when read."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from builder.vassal.commands import (
     AddPiece,
@@ -133,3 +135,11 @@ def test_logged_move_in_a_stream_is_lazy_too():
     (_, _, node), = list(iter_top_level(["LOG\t" + MOVE]))
     assert isinstance(node, Log) and isinstance(node.inner, MovePiece) and _unset(node.inner, "new_map")
     assert node.inner.new_map == "Main Map"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab/\\'", max_size=14), st.sampled_from([1, 2]))
+def test_the_parse_time_token_check_agrees_with_decode(body, n):
+    from builder.vassal.commands import _has_tokens
+    from builder.vassal.sequence import decode
+    assert _has_tokens("D/" + body, n) == (len(decode(body, "/")) > n)

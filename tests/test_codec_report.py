@@ -2,11 +2,14 @@
 structural walk gives, and the report text is the report object."""
 
 import json
+from collections import Counter
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.vassal.report import Masker, save_report, save_report_json
+from builder.vassal.report import MASK, Masker, _entries, collect_secrets, save_report, save_report_json
+from builder.vassal.savefile import read_save
 from codec_support import sample_save
 
 _CHARS = st.sampled_from(["x", "p", "w", "a", ";", "/", "\t", "\\", ",", "|", ":", " ", "<", '"', "\n",
@@ -34,3 +37,24 @@ def test_report_text_is_the_report_object():
     save = sample_save()
     assert json.loads(save_report_json(save)) == save_report(save)
     assert json.loads(save_report_json(save, mask=None)) == save_report(save, mask=None)
+
+
+def _report_by_objects(save, mask=MASK) -> str:
+    """save_report_json as it was written before layers were encoded once each: every entry an object."""
+    masker = Masker(collect_secrets(save) if mask is not None else set(), mask or MASK)
+    counts = Counter()
+    commands = ",".join(masker.dumps(e) for e in _entries(save, counts, mask))
+    head = json.dumps({"encoding": save.encoding, "counts": dict(sorted(counts.items()))}, ensure_ascii=False)
+    return head[:-1] + ', "commands": [' + commands + "]}"
+
+
+def _real_saves() -> list[Path]:
+    real = Path(__file__).resolve().parents[1].parent / "shared" / "real-vassal"
+    return sorted(p for p in real.glob("*.v[sl][ao][vg]")) if real.is_dir() else []
+
+
+def test_report_text_is_byte_identical_to_encoding_each_entry_whole():
+    saves = [sample_save()] + [read_save(p) for p in _real_saves()]
+    for save in saves:
+        for mask in (MASK, None):
+            assert save_report_json(save, mask=mask) == _report_by_objects(save, mask)

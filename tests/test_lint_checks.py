@@ -219,6 +219,14 @@ def test_setup_file_missing_or_unreadable():
     assert f.entry == "meeting.vsav"
 
 
+def test_setup_cut_short_is_an_error():
+    save = read_save(entries()["meeting.vsav"])
+    save.text = save.text[:save.text.rindex("end_save")]          # the position loses its end_save
+    f = one(_replace_setup("cutsetup.vmod", save.to_bytes()), "setups.truncated")
+    assert f.entry == "meeting.vsav" and f.severity == "error"
+    assert "savedGame is truncated at command" in f.message and "ends with a command separator" in f.message
+
+
 def test_setup_piece_without_a_piece_slot_warns():
     def edit(bf):
         for s in bf.piece_slots():

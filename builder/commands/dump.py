@@ -9,6 +9,7 @@ from pathlib import Path
 from builder.vassal.archive import SafeZip
 from builder.vassal.errors import NotAVassalFile, VassalFormatError
 from builder.vassal.files import InputFileError, regular_file_problem
+from builder.vassal.gcpause import gc_paused
 from builder.vassal.report import format_lines, module_lines, module_summary, save_report, save_report_json
 from builder.vassal.savefile import SaveFile, read_save
 
@@ -92,6 +93,11 @@ def run(args) -> int:
     if problem:
         print(f"vassal-builder: dump: {args.save}: {problem}", file=sys.stderr)
         return 2
+    with gc_paused():   # a report of every command: thousands of objects, no cycles
+        return _dump(args, path)
+
+
+def _dump(args, path: Path) -> int:
     cut = None
     try:
         if _is_xml(path) or _is_module(path):

@@ -1,4 +1,5 @@
-"""Check ``setups``: every predefined setup's file exists and decodes (``read_save``); the pieces
+"""Check ``setups``: every predefined setup's file exists, decodes (``read_save``) and is not cut short
+(``SaveFile.truncation``: error, VASSAL would load part of a position); the pieces
 it places are on maps the module defines (error: the engine silently drops them) and come from a
 PieceSlot of the module (gpid match; warning: otherwise the engine cannot refresh them)."""
 
@@ -36,6 +37,9 @@ def check(mod: Module) -> Iterator[Finding]:
             yield Finding("setups.unreadable", ERROR, f"{label}: not a readable saved game: {s.error}",
                           entry=s.file)
             continue
+        cut = s.save.truncation()
+        if cut is not None:
+            yield Finding("setups.truncated", ERROR, f"{label}: {cut}", entry=s.file)
         unknown_maps: dict[str, list[str]] = {}
         no_slot: list[str] = []
         for _, c in s.save.leaves():

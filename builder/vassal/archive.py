@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.atomic import write_bytes
 from builder.vassal.errors import ArchiveError, NotAZip
 from builder.vassal.files import read_regular
 
@@ -153,7 +152,13 @@ class SafeZip:
 
     def read(self, name: str, *, max_size: int | None = None) -> bytes:
         """Read one entry, enforcing size and ratio limits while inflating."""
-        return b"".join(self.chunks(name, max_size=max_size))
+        info = self.info(name)
+        size = 1 << 20
+        if info.compress_size and info.file_size <= self.limits.max_ratio * info.compress_size:
+            # declared sizes within the ratio limit: one read (zipfile never inflates past the declared
+            # size, which chunks() checks against the size limit first), no chunks to join
+            size = max(size, info.file_size + 1)
+        return b"".join(self.chunks(name, max_size=max_size, size=size))
 
 
 # ------------------------------------------------------------------------------ writing
@@ -210,5 +215,8 @@ def write_zip_atomic(path: str | os.PathLike, entries: Entries, *, sort: bool = 
     return dest
 
 
-# One atomic writer for the whole project (fsync, then rename; keeps the replaced file's mode).
-write_bytes_atomic = write_bytes
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """The one atomic writer of the whole project (builder.atomic.write_bytes: fsync, then rename;
+    keeps the replaced file's mode), imported when something is written (reading never needs it)."""
+    from builder.atomic import write_bytes
+    write_bytes(path, data)

@@ -193,16 +193,19 @@ _set_dirty = Command._dirty.__set__
 
 
 def _has_tokens(raw: str, n: int, d: str = "/") -> bool:
-    """Does ``raw[2:]`` (after a two-character prefix such as ``M/``) hold at least *n*
-    delimiters *d* not escaped by a backslash, i.e. more than *n* tokens (sequence.decode)?"""
-    find, i = raw.find, 1
-    for _ in range(n):
-        i = find(d, i + 1)
-        while i > 0 and raw[i - 1] == "\\":
-            i = find(d, i + 1)
-        if i < 0:
-            return False
-    return True
+    """Does ``raw[2:]`` (after a two-character prefix such as ``D/``) hold at least *n* (1 or 2)
+    delimiters *d* not escaped by a backslash, i.e. more than *n* tokens (sequence.decode)? The
+    first is looked for from the left, the second from the right: a piece's id and state seldom
+    hold an escaped delimiter, its long type often does."""
+    i = raw.find(d, 2)
+    while i > 2 and raw[i - 1] == "\\":
+        i = raw.find(d, i + 1)
+    if i < 0 or n == 1:
+        return i >= 0
+    j = raw.rfind(d)
+    while j > i and raw[j - 1] == "\\":
+        j = raw.rfind(d, 0, j)
+    return j > i
 
 
 # ==================================================================================== leaves
@@ -320,9 +323,10 @@ class AddPiece(Command):
             d["traits"] = p.trait_ids()
         return d
 
-    def to_dict(self, *, mask: str | None = "********") -> dict[str, Any]:
+    def to_dict(self, *, mask: str | None = "********", layers: bool = True) -> dict[str, Any]:
+        """Fields, and (unless *layers* is false, or a stack) every layer described (Piece.describe)."""
         d = super().to_dict(mask=mask)
-        if not self.is_stack:
+        if layers and not self.is_stack:
             d["layers"] = self.piece.describe(mask=mask)["layers"]
         return d
 
@@ -1036,10 +1040,10 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
             offset = base
             base += len(part) + 1
             node = _top_node(part)
-            if node.__class__ is EndSave:
-                end = True
-            elif number == 1:
+            if number == 1:
                 begin = node.__class__ is BeginSave
+            elif node.__class__ is EndSave:
+                end = True
             yield number, offset, node
     if held:
         held.append(rest)
@@ -1047,10 +1051,10 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
     number += 1
     offset = base
     node = _top_node(rest)
-    if node.__class__ is EndSave:
-        end = True
-    elif number == 1:
+    if number == 1:
         begin = node.__class__ is BeginSave
+    elif node.__class__ is EndSave:
+        end = True
     yield number, offset, node
     if check is not None:
         check.count, check.begin, check.end, check.last, check.last_offset = number, begin, end, node, offset
@@ -1074,6 +1078,15 @@ def _top_node(raw: str) -> Node:
         _set_inner(log, decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2))
         return log
     return _parse(raw, 1)
+
+
+def last_top_offset(text: str) -> int:
+    """Where the last top-level command of a text starts: after its last ESC not escaped by a
+    backslash right before it (the split iter_top_level makes)."""
+    i = text.rfind(ESC)
+    while i > 0 and text[i - 1] == "\\":
+        i = text.rfind(ESC, 0, i)
+    return i + 1
 
 
 def last_leaf(node: Node) -> Command | None:

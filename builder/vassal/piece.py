@@ -19,6 +19,7 @@ Build one from traits (outermost first) and get the PieceSlot text:
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from functools import lru_cache
 from collections.abc import Callable, Iterator
@@ -300,9 +301,13 @@ class Piece:
         return iter(self.layers)
 
     def secret_values(self) -> list[str]:
+        if self._layers is None and self._raw_type is not None and not any(
+                cls.SECRET_STATE for cls, _, _ in _layer_plan(self._raw_type)):
+            return []           # no layer can hold a player id: nothing to decode
         out: list[str] = []
         for t in self.layers:
-            out.extend(t.secret_values())
+            if t.SECRET_STATE:
+                out.extend(t.secret_values())
         return out
 
     def describe(self, *, mask: str | None = "********") -> dict[str, Any]:
@@ -311,24 +316,45 @@ class Piece:
         States of traits that hold player ids (Mask, Invisible, Restricted) are masked
         unless *mask* is None.
         """
-        layers = []
+        return {"name": self.name, "layers": [_describe_layer(t, mask) for t in self.layers]}
+
+    def layers_json(self, *, mask: str | None = "********") -> str:
+        """``json.dumps(describe(mask=mask)["layers"], ensure_ascii=False)``, each distinct layer
+        (class, type and state) encoded once: a save repeats the same layers on many pieces."""
+        out = []
+        cache = _LAYER_JSON
         for t in self.layers:
-            d: dict[str, Any] = {"id": t.id, "trait": type(t).__name__}
-            if isinstance(t, PassthroughTrait):
-                d["type"] = t.type_string()
-                d["state"] = t.state_string()
-            else:
-                d["fields"] = t.as_dict()
-                sd = t.state_dict()
-                if t.SECRET_STATE and mask is not None:
-                    sd = {k: (mask if isinstance(v, str) and v and v in t.secret_values() else v)
-                          for k, v in sd.items()}
-                d["state"] = sd
-            layers.append(d)
-        return {"name": self.name, "layers": layers}
+            rt = t._raw_type                      # Trait.type_string() and state_string(), inlined
+            key = (t.__class__, rt if rt is not None and not t.type_dirty else t.type_string(), t._state, mask)
+            text = cache.get(key)
+            if text is None:
+                if len(cache) >= 16384:
+                    cache.clear()
+                text = cache[key] = json.dumps(_describe_layer(t, mask), ensure_ascii=False)
+            out.append(text)
+        return "[" + ", ".join(out) + "]"
 
     def __repr__(self) -> str:
         return f"<Piece {self.name!r} {len(self.layers)} layers>"
+
+
+_LAYER_JSON: dict[tuple, str] = {}   # (class, type, state, mask) -> the layer's description as JSON
+
+
+def _describe_layer(t: Trait, mask: str | None) -> dict[str, Any]:
+    """One layer of :meth:`Piece.describe` (a function of its class, type and state)."""
+    d: dict[str, Any] = {"id": t.id, "trait": type(t).__name__}
+    if isinstance(t, PassthroughTrait):
+        d["type"] = t.type_string()
+        d["state"] = t.state_string()
+    else:
+        d["fields"] = t.as_dict()
+        sd = t.state_dict()
+        if t.SECRET_STATE and mask is not None:
+            sd = {k: (mask if isinstance(v, str) and v and v in t.secret_values() else v)
+                  for k, v in sd.items()}
+        d["state"] = sd
+    return d
 
 
 def expand_prototypes(piece: Piece, lookup: "Callable[[str], Piece | None]", *,

@@ -80,10 +80,14 @@ class Masker:
     def dumps(self, obj: Any) -> str:
         """``obj`` as JSON text (the C encoder), secrets masked; only an object whose text
         contains a secret is walked."""
-        text = json.dumps(obj, ensure_ascii=False)
+        return self.checked(json.dumps(obj, ensure_ascii=False), lambda: obj)
+
+    def checked(self, text: str, obj) -> str:
+        """*text* (the JSON of the object ``obj()`` gives) when no secret appears in it, else that
+        object walked, masked and encoded again."""
         if self._re is None or (self._in_text is not None and not any(p.search(text) for p in self._in_text)):
             return text
-        return json.dumps(self(obj), ensure_ascii=False)
+        return json.dumps(self(obj()), ensure_ascii=False)
 
     def __call__(self, obj: Any) -> Any:
         if self._re is None:
@@ -127,9 +131,9 @@ def _change_details(c: ChangePiece, types: dict[str, str], mask: str | None) -> 
     return {"name": new.display_name, "changes": changes}
 
 
-def _entry(c: Command, types: dict[str, str], mask: str | None) -> dict[str, Any]:
+def _entry(c: Command, types: dict[str, str], mask: str | None, layers: bool = True) -> dict[str, Any]:
     try:
-        d = c.to_dict(mask=mask)
+        d = c.to_dict(mask=mask) if layers or not isinstance(c, AddPiece) else c.to_dict(mask=mask, layers=False)
     except VassalFormatError as exc:
         d = {"type": "Malformed", "text": c.raw, "error": str(exc)}
     inner = c.inner if isinstance(c, Log) else c
@@ -146,8 +150,10 @@ def _track(c: Command, types: dict[str, str]) -> None:
             types[inner.piece_id] = inner.type_string
 
 
-def _entries(save: SaveFile, counts: Counter, mask: str | None):
-    """Each command's report entry (not yet masked), counting command types into *counts*."""
+def _entries(save: SaveFile, counts: Counter, mask: str | None, *, layers: bool = True):
+    """Each command's report entry (not yet masked), counting command types into *counts*; with
+    *layers* false, (entry, command) pairs whose AddPiece entries lack their "layers" (the caller
+    encodes them, see save_report_json)."""
     types: dict[str, str] = {}
     for index, (depth, c) in enumerate(save.leaves()):
         _track(c, types)
@@ -156,8 +162,8 @@ def _entries(save: SaveFile, counts: Counter, mask: str | None):
             for _, ic in iter_leaves(c.inner):
                 counts[ic.TYPE] += 1
         e = {"index": index, "depth": depth}
-        e.update(_entry(c, types, mask))
-        yield e
+        e.update(_entry(c, types, mask, layers))
+        yield e if layers else (e, c)
 
 
 def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
@@ -173,9 +179,23 @@ def save_report_json(save: SaveFile, *, mask: str | None = MASK) -> str:
     command is walked for secrets only when its text holds one)."""
     masker = Masker(collect_secrets(save) if mask is not None else set(), mask or MASK)
     counts: Counter[str] = Counter()
-    commands = ",".join(masker.dumps(e) for e in _entries(save, counts, mask))
+    commands = ",".join(_entry_json(e, c, masker, mask) for e, c in _entries(save, counts, mask, layers=False))
     head = json.dumps({"encoding": save.encoding, "counts": dict(sorted(counts.items()))}, ensure_ascii=False)
     return head[:-1] + ', "commands": [' + commands + "]}"
+
+
+def _entry_json(e: dict[str, Any], c: Command, masker: Masker, mask: str | None) -> str:
+    """One entry as JSON text; an AddPiece's layers (its last key) from Piece.layers_json."""
+    if not isinstance(c, AddPiece) or c.is_stack or e.get("type") != "AddPiece":
+        return masker.dumps(e)
+    try:
+        layers = c.piece.layers_json(mask=mask)
+    except VassalFormatError:
+        layers = None
+    if layers is None:   # a piece whose layers do not decode: the entry the object path gives
+        return masker.dumps({"index": e["index"], "depth": e["depth"], **_entry(c, {}, mask)})
+    text = json.dumps(e, ensure_ascii=False)[:-1] + ', "layers": ' + layers + "}"
+    return masker.checked(text, lambda: {**e, "layers": c.piece.describe(mask=mask)["layers"]})
 
 
 def _change_text(ch: dict[str, Any]) -> str:

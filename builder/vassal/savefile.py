@@ -39,6 +39,7 @@ from builder.vassal.archive import DEFAULT_LIMITS, Limits, SafeZip, write_bytes_
 from builder.vassal.commands import Command, Node, iter_leaves, parse_commands
 from builder.vassal.errors import NotAVassalFile, PayloadError, TruncatedError, VassalFormatError
 from builder.vassal.files import read_regular
+from builder.vassal.gcpause import gc_paused
 
 __all__ = [
     "SaveFile", "SaveStream", "PayloadDecoder", "read_save", "decode_payload", "encode_payload", "obfuscate", "deobfuscate",
@@ -65,7 +66,7 @@ def _xor_table(key: int) -> bytes:
 def _unhex(hexpart: bytes, offset: int) -> bytes:
     """Hex digits to bytes; PayloadError naming the first bad digit's offset in the payload."""
     try:
-        return bytes.fromhex(hexpart.decode("ascii"))
+        return bytes.fromhex(str(hexpart, "ascii"))
     except (ValueError, UnicodeDecodeError):
         bad = next((i for i, c in enumerate(hexpart) if c not in _HEXDIGITS), None)
         where = f" at offset {offset + bad}" if bad is not None else ""
@@ -173,7 +174,7 @@ class PayloadDecoder:
                 raise PayloadError(f"savedGame has an invalid obfuscation key {body[:2]!r}") from None
             self._table = _xor_table(self.key)
             self.consumed = 7
-            return body[2:]
+            return memoryview(payload)[7:]       # the hex digits, not copied
         if payload.startswith(VOBS_HEADER):
             self.encoding = "vobs"
             if len(payload) < 5:
@@ -195,9 +196,9 @@ class PayloadDecoder:
         """Payload body bytes -> decoded UTF-8 bytes."""
         enc = self.encoding
         if enc == "vcsk":
-            hexpart = self._odd + chunk
+            hexpart = self._odd + chunk if self._odd else chunk
             cut = len(hexpart) - len(hexpart) % 2
-            hexpart, self._odd = hexpart[:cut], hexpart[cut:]
+            hexpart, self._odd = hexpart[:cut], bytes(hexpart[cut:])
             if (self.decoded + cut // 2) > self.max_size:
                 raise PayloadError(f"savedGame is too large (over {self.max_size} bytes decoded)")
             data = _unhex(hexpart, self.consumed)
@@ -348,7 +349,8 @@ class SaveFile:
         """The command tree (parsed on first access; re-parsed if :attr:`text` was replaced).
         Edit either the tree or ``text``; the tree wins while ``text`` is unchanged."""
         if self._tree is None or self.text is not self._tree_src:
-            self._tree = parse_commands(self.text)
+            with gc_paused():
+                self._tree = parse_commands(self.text)
             self._tree_src = self.text
         return self._tree
 
@@ -376,9 +378,20 @@ class SaveFile:
     def truncation(self):
         """A TruncatedError (where the command text breaks) when it was cut short, else None
         (builder.vassal.commands.Completeness, the check every reader shares)."""
-        from builder.vassal.commands import Completeness, iter_top_level
+        from builder.vassal.commands import BeginSave, Completeness, Compound, EndSave, iter_top_level, last_top_offset
+        check = Completeness()
+        tree = self.commands
+        if self.text is self._tree_src and tree.unchanged():   # the tree's items are the top-level commands
+            items = tree.items if isinstance(tree, Compound) else [tree]
+            check.count, check.last = len(items), items[-1]
+            check.begin = isinstance(items[0], BeginSave)
+            check.end = any(isinstance(i, EndSave) for i in items[1:])
+            if check.problem() is None:
+                return None
+            check.last_offset = last_top_offset(self.text)
+            return check.problem()
         try:
-            for _ in iter_top_level([self.current_text()], Completeness()):
+            for _ in iter_top_level([self.current_text()], check):
                 pass
         except TruncatedError as exc:
             return exc

@@ -6,6 +6,7 @@ codec of its state. Anything not listed here is a :class:`~.base.PassthroughTrai
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from builder.vassal.sequence import decode, encode_str, parse_java_int
@@ -19,6 +20,12 @@ __all__ = [
 ]
 
 CTRL = 130
+
+
+@lru_cache(maxsize=4096)
+def _comma_tokens(s: str) -> tuple[str, ...]:
+    # Marker keys and values: a save repeats the same few (every counter of a kind)
+    return tuple(decode(s, ","))
 
 
 def _format(fmt: str, values: dict[str, str]) -> str:
@@ -140,14 +147,16 @@ class Marker(Trait):
 
     @property
     def values(self) -> list[str]:
-        return decode(self._state, ",") if self._state else []
+        return list(_comma_tokens(self._state)) if self._state else []
 
     def set_values(self, values: list[str]) -> None:
         self.state = encode_str(values, ",")
 
     def properties(self) -> dict[str, str]:
-        vals = self.values
-        return {k: (vals[i] if i < len(vals) else "") for i, k in enumerate(self.get("keys"))}
+        vals = _comma_tokens(self._state) if self._state else ()
+        toks = self._tokens
+        keys = _comma_tokens(toks[0]) if toks and toks[0] else ()   # the "keys" field, as get() reads it
+        return {k: (vals[i] if i < len(vals) else "") for i, k in enumerate(keys)}
 
     def state_dict(self) -> dict[str, Any]:
         return {"properties": self.properties()}
