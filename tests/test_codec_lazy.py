@@ -143,3 +143,22 @@ def test_the_parse_time_token_check_agrees_with_decode(body, n):
     from builder.vassal.commands import _has_tokens
     from builder.vassal.sequence import decode
     assert _has_tokens("D/" + body, n) == (len(decode(body, "/")) > n)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 2, 3])
+def test_a_long_payload_decodes_in_slices_as_in_one_call(cut):
+    from builder.vassal.errors import PayloadError
+    from builder.vassal.savefile import _UTF8_SLICE, decode_payload
+    emoji = "\U0001f411".encode()                       # 4 bytes; one across each slice boundary
+    body = bytearray(b"CHAT x" * (3 * _UTF8_SLICE // 6))
+    for k in (1, 2):
+        at = k * _UTF8_SLICE - cut
+        body[at:at + 4] = emoji
+    text, enc, _ = decode_payload(bytes(body))
+    assert enc == "plain" and text == bytes(body).decode("utf-8")
+    bad = 2 * _UTF8_SLICE + 5 - cut                    # a byte UTF-8 refuses, past two slices
+    body[bad] = 0xFF
+    with pytest.raises(PayloadError, match=f"not valid UTF-8 at byte {bad}$"):
+        decode_payload(bytes(body))
+    with pytest.raises(TruncatedError, match=f"inside a character at byte {len(body) - 2 + 2}$"):
+        decode_payload(bytes(body[:bad]) + b"x" * (len(body) - bad - 2) + emoji[:2])

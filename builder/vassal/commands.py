@@ -901,6 +901,7 @@ class Malformed(Unknown):
 
 
 _set_inner = Log.inner.__set__
+_set_text = Chat.text.__set__
 
 # ================================================================================ dispatch
 
@@ -1075,7 +1076,18 @@ def _top_node(raw: str) -> Node:
         log = _new(Log)
         _set_raw(log, raw)
         _set_dirty(log, False)
-        _set_inner(log, decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2))
+        if inner[:2] == "M/" and _MOVE_SHAPE.match(inner) is not None:    # decode_leaf's result, at once
+            cmd = _new(MovePiece)
+            _set_raw(cmd, inner)
+            _set_dirty(cmd, False)
+        elif inner[:4] == "CHAT" and inner[4:6] != "**":                   # (not a dice roll)
+            cmd = _new(Chat)
+            _set_raw(cmd, inner)
+            _set_dirty(cmd, False)
+            _set_text(cmd, inner[4:])
+        else:
+            cmd = decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2)
+        _set_inner(log, cmd)
         return log
     return _parse(raw, 1)
 

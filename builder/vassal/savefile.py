@@ -57,6 +57,7 @@ XZ_MAGIC = b"\xfd7zXZ\x00"
 MAX_SAVED_GAME = 32 * 1024**2
 
 _HEXDIGITS = frozenset(b"0123456789abcdefABCDEF")
+_UTF8_SLICE = 1 << 16
 
 
 def _xor_table(key: int) -> bytes:
@@ -233,10 +234,25 @@ class PayloadDecoder:
         return data
 
     def _text(self, data: bytes, final: bool) -> str:
+        # Decoded in slices, joined: CPython's UTF-8 decoder is several times slower once its output
+        # holds a character beyond U+FFFF (one emoji in a menu name makes the whole text 4 bytes a
+        # character); a slice without one decodes at ASCII speed and the join only widens it.
+        n, step, at0 = len(data), _UTF8_SLICE, 0
+        dec = self._utf8.decode
         try:
-            text = self._utf8.decode(data, final)
+            if n <= 2 * step:
+                text = dec(data, final)
+            else:
+                held0 = len(self._utf8.getstate()[0])     # bytes of a character begun before this call
+                view, parts = memoryview(data), []
+                for at0 in range(0, n, step):
+                    parts.append(dec(view[at0:at0 + step], final and at0 + step >= n))
+                text = "".join(parts)
         except UnicodeDecodeError as exc:
-            at = self.decoded - len(data) + exc.start
+            start = exc.start
+            if at0:   # where the one-call decode would have put it (exc.start counts held bytes first)
+                start += at0 - len(self._utf8.getstate()[0]) + held0
+            at = self.decoded - n + start
             hint = " (wrong obfuscation key?)" if self.encoding in ("vcsk", "vobs") else ""
             if final and exc.reason == "unexpected end of data":
                 raise TruncatedError(f"savedGame is truncated inside a character at byte {at}",
