@@ -17,22 +17,29 @@ CASES = [("iron-dream", 11), ("iron-dream", 12), ("panzers-last-stand", 21)]
 
 
 def _audit(report, path, fast: bool):
-    ctx_fast = fastpaths.ENABLED
+    """The result, and the engines' state at the end (ZOC per hex, control per hex with its history)."""
+    from builder.audit.rules import RuleSet
+    saved = fastpaths.ENABLED
     try:
         fastpaths.ENABLED = fast
         ctx = AuditContext.from_report(report)      # a context of its own: no cache shared between the two
-        r = audit_file(ctx, path)
+        rules = RuleSet.for_game(ctx)
+        r = audit_file(ctx, path, rules=rules)
     finally:
-        fastpaths.ENABLED = ctx_fast
-    return r
+        fastpaths.ENABLED = saved
+    eng = rules.engines
+    state = (eng.zoc.count, eng.zoc.zone, eng.control.current,
+             {h: list(c) for h, c in eng.control.changes.items()}, eng.ledger.arrived_turn)
+    return r, state
 
 
 @pytest.mark.parametrize("name,seed", CASES)
 def test_fast_paths_give_the_same_findings(tmp_path, name, seed):
     kit = game(name)
     path = random_game(kit, seed, actions=1500).write(tmp_path / "random.vlog")
-    plain = _audit(kit.report, path, fast=False)
-    fast = _audit(kit.report, path, fast=True)
+    plain, plain_state = _audit(kit.report, path, fast=False)
+    fast, fast_state = _audit(kit.report, path, fast=True)
+    assert fast_state == plain_state
     assert plain.moves > 1000
     assert len(plain.findings) > 50                  # the log gives the rules something to find
     assert [f.as_json() for f in fast.findings] == [f.as_json() for f in plain.findings]
@@ -50,3 +57,26 @@ def test_the_switch_turns_the_shortcuts_off():
     fast = RuleSet.for_game(kit.ctx)
     assert len(slow._on["chat"]) == len(slow.rules)              # every rule sees every event
     assert len(fast._on["chat"]) < len(fast.rules)
+
+
+def test_finding_log_keeps_order_and_spills_past_its_head():
+    import pickle
+
+    from builder.audit.findings_log import FindingLog
+    from builder.audit.report import Finding
+    made = [Finding(1, "p", f"u{i}", "", "A1", "A2", f"R{i % 3}", "", f"m{i}", entry=i) for i in range(1234)]
+    log = FindingLog(keep=10)
+    for f in made:
+        log.append(f)
+    made[-1].message = "edited after it was added"          # the newest stays editable
+    assert len(log) == 1234 and log and log._spilled > 0
+    assert list(log) == made and log == made and log != made[:-1]
+    assert log[0] is made[0] and log[-1] is made[-1] and log[700] == made[700] and log[2:4] == made[2:4]
+    assert log.counts == {"R0": 412, "R1": 411, "R2": 411}
+    log.set_command_base(7)
+    assert [f.command for f in log][:3] == [7, 8, 9] and list(log)[1000].command == 1007
+    copy = pickle.loads(pickle.dumps(log))
+    assert list(copy) == list(log) and copy.counts == log.counts
+    assert FindingLog() == [] and not FindingLog()
+    with pytest.raises(IndexError):
+        log[1234]

@@ -30,11 +30,13 @@ from __future__ import annotations
 from builder.audit.errors import AuditInputError  # noqa: F401
 
 
-def audit_file(game, path, rules=None):
+def audit_file(game, path, rules=None, *, max_saved_game: int | None = None):
     """Replay *path* and check it against the rules; *game* is a validated game's Report (or an
     AuditContext already built from one, to audit many files). Returns an AuditResult; raises
     AuditInputError (one line) for a file that cannot be audited: unreadable, truncated, or a save
-    of another module or game (builder.audit.source)."""
+    of another module or game (builder.audit.source). *max_saved_game* raises the codec's limit on the
+    command text (builder.vassal.savefile.MAX_SAVED_GAME) for a caller that streams larger logs on
+    purpose (the benchmark); the replay streams, so memory does not grow with it."""
     import os
 
     from builder.audit.context import AuditContext
@@ -45,14 +47,33 @@ def audit_file(game, path, rules=None):
 
     ctx = game if isinstance(game, AuditContext) else AuditContext.from_report(game)
     name = os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
-    stream = open_stream(path)
+    stream = open_stream(path, max_saved_game)
     check_metadata(stream, ctx, name)
     ruleset = rules if rules is not None else RuleSet.for_game(ctx)
     result = AuditResult(game=ctx.game_id, file=str(name), not_checked=list(ruleset.not_checked),
                          checked=ruleset.checked())
     result.sides = {uid: d.side for uid, d in ctx.defs.items()}
     ruleset.bind(result)
-    stats = replay_stream(stream, ctx, [ruleset], name)
+    with _long_lived(ctx):
+        stats = replay_stream(stream, ctx, [ruleset], name)
     check_pieces(stats, ctx, name)
     result.absorb(stats)
     return result
+
+
+class _long_lived:
+    """While a log is replayed, the game's data and the audit context (tens of MB of objects that live
+    as long as the audit) are left out of the garbage collector's full passes, which would otherwise
+    walk them all again and again; they rejoin it afterwards."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+
+    def __enter__(self):
+        import gc
+        gc.freeze()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import gc
+        gc.unfreeze()

@@ -73,6 +73,7 @@ class Position:
     markers: dict = field(default_factory=dict)        # piece id -> MarkerPiece
     save_description: str = ""                         # the save's own description (savedata)
     activation: object = None                          # the current Activation (builder.audit.activation)
+    _markers_at: dict = field(default_factory=dict, repr=False, compare=False)   # hex -> its markers (until one moves)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -99,7 +100,20 @@ class Position:
         """Markers at a hex (or a location name: a box, a zone)."""
         if isinstance(loc, Location):
             return [m for m in self.markers.values() if m.location.map == loc.map and m.location.name == loc.name]
-        return [m for m in self.markers.values() if m.location.hex == loc]
+        found = self._markers_at.get(loc)
+        if found is None:
+            if not self.markers:
+                return []
+            found = self._markers_at[loc] = [m for m in self.markers.values() if m.location.hex == loc]
+        return list(found)
+
+    def add_marker(self, mk: MarkerPiece) -> None:
+        self.markers[mk.piece_id] = mk
+        self._markers_at.clear()
+
+    def set_marker_location(self, mk: MarkerPiece, loc: Location) -> None:
+        mk.location = loc
+        self._markers_at.clear()
 
     def markers_with(self, unit: Unit) -> list[MarkerPiece]:
         """The markers a unit carries: those above it in its stack, up to the next unit (VASSAL players
@@ -161,7 +175,7 @@ class Position:
         else:
             self.others[piece_id] = loc
             if piece_id in self.markers:
-                self.markers[piece_id].location = loc
+                self.set_marker_location(self.markers[piece_id], loc)
 
     def leave_stack(self, piece_id: str) -> None:
         sid = self.parent.pop(piece_id, None)
@@ -201,7 +215,8 @@ class Position:
         for m in members or []:
             self.parent.pop(m, None)
         self.others.pop(piece_id, None)
-        self.markers.pop(piece_id, None)
+        if self.markers.pop(piece_id, None) is not None:
+            self._markers_at.clear()
         u = self.units.pop(piece_id, None)
         if u is not None and u.location.hex is not None:
             self.by_hex.get(u.location.hex, {}).pop(piece_id, None)

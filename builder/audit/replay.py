@@ -34,7 +34,7 @@ FACE_LAYER, STATUS, LOSS_LAYER = "Face", "Status", "Losses"
 
 
 # ---------------------------------------------------------------------- events
-@dataclass
+@dataclass(slots=True)
 class MoveEvent:
     unit: Unit
     frm: Location
@@ -44,7 +44,7 @@ class MoveEvent:
     with_stack: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class FlipEvent:
     unit: Unit
     old_level: int
@@ -53,7 +53,7 @@ class FlipEvent:
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class StatusEvent:
     unit: Unit
     old: str
@@ -62,7 +62,7 @@ class StatusEvent:
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class LossEvent:
     """A unit's Losses layer changed (steps lost, or regained by a replacement)."""
 
@@ -73,21 +73,21 @@ class LossEvent:
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class RemoveEvent:
     unit: Unit
     entry: int
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class AddEvent:
     unit: Unit
     entry: int
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class MarkerEvent:
     """A marker added, moved, flipped (face level) or removed: ``kind`` add | move | flip | remove."""
 
@@ -100,14 +100,14 @@ class MarkerEvent:
     old_level: int = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class ChatEvent:
     text: str
     entry: int
     undo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class PhaseEvent:
     old: PhaseInfo | None
     new: PhaseInfo
@@ -150,14 +150,14 @@ def _name(path) -> str:
     return os.fspath(path) if not isinstance(path, (bytes, bytearray)) else "input"
 
 
-def open_stream(path) -> SaveStream:
-    """A save or log opened for streaming (builder.vassal.savefile.SaveStream); AuditInputError
-    (one line) if it cannot be opened."""
+def open_stream(path, max_saved_game: int | None = None) -> SaveStream:
+    """A save or log opened for streaming (builder.vassal.savefile.SaveStream; *max_saved_game*: the
+    largest command text accepted, default the codec's); AuditInputError (one line) if it cannot be opened."""
     name = _name(path)
     if not isinstance(path, (bytes, bytearray)) and not os.path.exists(path):
         raise AuditInputError(f"{name}: no such file")
     try:
-        return SaveStream(path)
+        return SaveStream(path) if max_saved_game is None else SaveStream(path, max_saved_game=max_saved_game)
     except VassalFormatError as exc:
         raise AuditInputError(f"{name}: not a readable VASSAL save or log: {exc}") from None
 
@@ -390,7 +390,7 @@ class Replayer:
                 break
         mk = MarkerPiece(pid, props.get("MarkerId", ""), props.get("Kind", ""), level, loc, face_i,
                          split_layers(c.type_string))
-        self.pos.markers[pid] = mk
+        self.pos.add_marker(mk)
         if not self._setup:
             self._emit("marker", MarkerEvent(mk, "add", None, loc, self._entry, self._undo))
 
@@ -419,7 +419,8 @@ class Replayer:
             self.pos.others[pid] = new
             mk = self.pos.markers.get(pid)
             if mk is not None:
-                old, mk.location = mk.location, new
+                old = mk.location
+                self.pos.set_marker_location(mk, new)
                 if not self._setup:
                     self._emit("marker", MarkerEvent(mk, "move", old, new, self._entry, self._undo))
             return

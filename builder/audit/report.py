@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from builder.audit.findings_log import FindingLog
+
 
 @dataclass
 class Finding:
@@ -94,7 +96,7 @@ def _fmt(v) -> str:
 class AuditResult:
     game: str
     file: str
-    findings: list = field(default_factory=list)
+    findings: FindingLog = field(default_factory=FindingLog)   # in order; the later ones of a long log on disk
     warnings: list = field(default_factory=list)
     not_checked: list = field(default_factory=list)
     checked: list = field(default_factory=list)     # {"rule", "reference", "name"} of every rule judged
@@ -119,11 +121,16 @@ class AuditResult:
         self.units = stats.units
         self.warnings.extend(stats.warnings)
         setup = getattr(stats, "setup_commands", 0)
-        for f in self.findings:
-            if not f.command:
-                f.command = setup + f.entry
+        if isinstance(self.findings, FindingLog):
+            self.findings.set_command_base(setup)
+        else:
+            for f in self.findings:
+                if not f.command:
+                    f.command = setup + f.entry
 
     def by_rule(self) -> dict:
+        if isinstance(self.findings, FindingLog):
+            return dict(sorted(self.findings.counts.items()))
         out: dict = {}
         for f in self.findings:
             out[f.rule] = out.get(f.rule, 0) + 1

@@ -6,20 +6,22 @@ takes control, in priority: ``occupation`` (the only side with units in the hex;
 ``combat`` (default) counts combat units only, ``any`` every unit) and ``zoc`` (an empty hex in the
 ZOC of one side and of none of its enemies). Otherwise a hex keeps its last controller, which is
 how "last occupier or last uncontested ZOC, else the initial owner" works out. Every change is
-recorded with the log entry, turn and why (``occupation``/``zoc``); control is recomputed at every
+recorded with the log entry, turn and why (``occupation``/``zoc``; the latest 64 per hex); control is recomputed at every
 logged position change, for the hexes that change can affect (the unit's old and new hex and
 their ZOC hexes).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import deque
+from typing import NamedTuple
 
 from builder.audit.replay import Visitor
 
+HISTORY = 64          # changes kept per hex (the latest): a long adversarial log keeps the memory flat
 
-@dataclass(frozen=True)
-class ControlChange:
+
+class ControlChange(NamedTuple):
     entry: int
     turn: int | None
     side: str | None
@@ -46,24 +48,31 @@ class ControlMap(Visitor):
             hexes |= {h for h in (ctx.grid.parse(x) for x in e.get("hexes") or []) if h is not None}
             self.initial_rules.append((e["side"], hexes))
         self.current: dict = {}           # hex -> side, for hexes whose control changed in the log
-        self.changes: dict = {}           # hex -> [ControlChange]
+        self.changes: dict = {}           # hex -> deque of its latest ControlChanges (at most HISTORY)
         self._entry = 0
         self._turn = None
         self._is_combat: dict = {}
+        self._by_occupation, self._by_zoc = "occupation" in self.by, "zoc" in self.by
+        self._initial: dict = {}          # hex -> its initial owner (looked up once)
 
     # ------------------------------------------------------------------ queries
     def initial(self, h) -> str | None:
-        for side, hexes in self.initial_rules:
-            if h in hexes:
-                return side
-        return self.default
+        found = self._initial.get(h, False)
+        if found is False:
+            found = self.default
+            for side, hexes in self.initial_rules:
+                if h in hexes:
+                    found = side
+                    break
+            self._initial[h] = found
+        return found
 
     def owner(self, h) -> str | None:
         """The side controlling hex *h* now (None: no one)."""
         return self.current[h] if h in self.current else self.initial(h)
 
     def history(self, h) -> list:
-        """Every change of the hex's control in the log, oldest first."""
+        """The changes of the hex's control in the log, oldest first (the latest HISTORY of them)."""
         return list(self.changes.get(h, ()))
 
     def friendly(self, h, side: str) -> bool:
@@ -82,33 +91,42 @@ class ControlMap(Visitor):
 
     def _judge(self, h, pos) -> None:
         new, how = None, ""
-        if "occupation" in self.by:
-            sides = self._occupants(h, pos)
+        here = pos.by_hex.get(h)
+        if self._by_occupation and here:
+            if self.any_unit:
+                sides = {u.side for u in here.values()}
+            else:
+                sides = {u.side for u in here.values() if self._combat(u)}
             if len(sides) == 1:
                 new, how = next(iter(sides)), "occupation"
             elif sides:
                 return                      # contested occupation (should not happen): unchanged
-        if new is None and "zoc" in self.by and self.zoc.enabled and not pos.units_at(h):
-            zs = set(self.zoc.sides_in(h))
-            if len(zs) == 1:
+        if new is None and self._by_zoc and not here and self.zoc.enabled:
+            zs = self.zoc.count.get(h)      # side -> units projecting into h (no side with none)
+            if zs and len(zs) == 1:
                 side = next(iter(zs))
-                if not (zs & self.ctx.enemies(side)):
+                if side not in self.ctx.enemies(side):
                     new, how = side, "zoc"
-        if new is None or new == self.owner(h):
+        if new is None or new == (self.current[h] if h in self.current else self.initial(h)):
             return
         self.current[h] = new
-        self.changes.setdefault(h, []).append(ControlChange(self._entry, self._turn, new, how))
+        found = self.changes.get(h)
+        if found is None:
+            found = self.changes[h] = deque(maxlen=HISTORY)
+        found.append(ControlChange(self._entry, self._turn, new, how))
 
     def _around(self, hexes, pos) -> None:
         todo = set()
+        neighbours = self.ctx.grid.neighbours
         for h in hexes:
             if h is None:
                 continue
             todo.add(h)
-            if "zoc" in self.by:
-                todo.update(self.ctx.grid.neighbours(h))
+            if self._by_zoc:
+                todo.update(neighbours(h))
+        judge = self._judge
         for h in todo:
-            self._judge(h, pos)
+            judge(h, pos)
 
     def begin(self, pos) -> None:
         if self.enabled:

@@ -53,6 +53,7 @@ class MovementPermissions:
                               p.get("rule") or "")
             self.by_kind.setdefault(perm.kind, []).append(perm)
         self.known = bool(self.by_kind)
+        self._allowed: dict = {}          # (phase kind, phasing side, side, unit type) -> permissions
 
     @staticmethod
     def role(phase, side: str) -> str:
@@ -63,10 +64,17 @@ class MovementPermissions:
         """The permissions that let a unit of *side* (and type) move in *phase* (empty: it may not)."""
         if phase is None:
             return []
-        role = self.role(phase, side)
-        return [p for p in self.by_kind.get(phase.kind, ())
-                if (p.who == "any" or p.who == role) and (not p.sides or side in p.sides)
-                and (not p.types or unit_type in p.types)]
+        key = (phase.kind, phase.side, side, unit_type)
+        found = self._allowed.get(key)
+        if found is None:
+            role = self.role(phase, side)
+            found = [p for p in self.by_kind.get(phase.kind, ())
+                     if (p.who == "any" or p.who == role) and (not p.sides or side in p.sides)
+                     and (not p.types or unit_type in p.types)]
+            if len(self._allowed) > 10_000:
+                self._allowed.clear()
+            self._allowed[key] = found
+        return list(found)
 
     def kinds_allowing(self, movement: str) -> set:
         return {k for k, perms in self.by_kind.items() if any(p.movement == movement for p in perms)}

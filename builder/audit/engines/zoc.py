@@ -65,12 +65,27 @@ class ZocMap(Visitor):
         self.version = 0                  # changes whenever any zone changes
         self.by_side: dict = {}           # side -> {hex: number of its units projecting into it}
         self.side_version: dict = {}      # side -> changes whenever one of its zones changes
+        self._enemies: dict = {}          # side -> its enemies, sorted
+        self._reach: dict = {}            # hex -> the hexes a ZOC from it reaches by terrain and hexsides
+        self._projects: dict = {}         # (unit id, type, nationality, status, level) -> projects a ZOC
+        self._zones: dict = {}            # side -> the EnemyZone of the enemies' current state
 
     # ------------------------------------------------------------------ projection
     def projects(self, unit, pos) -> bool:
         """Whether *unit* projects a ZOC where it stands (by type, status, face, flags, nationality)."""
         if unit.location.hex is None:
             return False
+        props = unit.props
+        key = (unit.unit_id, props.get("Type"), props.get("Nationality"), unit.status, unit.level)
+        found = self._projects.get(key)
+        if found is None:
+            found = self._projects_now(unit)
+            if len(self._projects) > 50_000:
+                self._projects.clear()
+            self._projects[key] = found
+        return found
+
+    def _projects_now(self, unit) -> bool:
         data = self.ctx.unit_data(unit.unit_id)
         if self.combat_only and not self.ctx.game.is_combat(data or {"type": unit.props.get("Type")}):
             return False
@@ -95,6 +110,22 @@ class ZocMap(Visitor):
         if not self.enabled or not self.projects(unit, pos):
             return frozenset()
         h = unit.location.hex
+        out = self._reach.get(h)
+        if out is None:
+            out = self._reach[h] = self._reach_of(h)
+        nat = unit.props.get("Nationality", "")
+        for nats, sides, region in self.confined:
+            if nat in nats or unit.side in sides:
+                out = out & region
+        if pos.markers:
+            for sides, markers in self.marker_blocks:
+                if unit.side in sides:
+                    out = {x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
+                                                             if m.piece_id != self._gone}}
+        return frozenset(out)
+
+    def _reach_of(self, h) -> frozenset:
+        """The hex and the neighbours a ZOC from it may enter by terrain and hexsides alone."""
         ctx = self.ctx
         out = {h}
         for n in ctx.grid.neighbours(h):
@@ -104,14 +135,6 @@ class ZocMap(Visitor):
             if sides & self.blocked_sides and not sides & self.through_sides:
                 continue
             out.add(n)
-        nat = unit.props.get("Nationality", "")
-        for nats, sides, region in self.confined:
-            if nat in nats or unit.side in sides:
-                out &= region
-        for sides, markers in self.marker_blocks:
-            if unit.side in sides:
-                out = {x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
-                                                         if m.piece_id != self._gone}}
         return frozenset(out)
 
     def _update(self, unit, pos) -> None:
@@ -165,9 +188,14 @@ class ZocMap(Visitor):
     def enemy_hexes(self, side: str) -> "EnemyZone":
         """The hexes in an enemy ZOC of *side*, as a live view (``h in zone``) with a key that changes
         only when an enemy's zone changes (so path searches stay cached while one side moves)."""
-        enemies = tuple(sorted(self.ctx.enemies(side)))
-        return EnemyZone([self.by_side.setdefault(e, {}) for e in enemies],
-                         (side,) + tuple(self.side_version.get(e, 0) for e in enemies))
+        enemies = self._enemies.get(side)
+        if enemies is None:
+            enemies = self._enemies[side] = tuple(sorted(self.ctx.enemies(side)))
+        key = (side,) + tuple(self.side_version.get(e, 0) for e in enemies)
+        found = self._zones.get(side)
+        if found is None or found.key != key:           # one view per state, so its set is made once
+            found = self._zones[side] = EnemyZone([self.by_side.setdefault(e, {}) for e in enemies], key)
+        return found
 
     def stops(self, movement_class: str) -> bool:
         """Whether a unit of this movement class must stop on entering an EZOC."""
@@ -203,10 +231,20 @@ class ZocMap(Visitor):
 class EnemyZone:
     """The enemy-ZOC hexes of a side: a live view over the enemies' zones; ``key`` identifies its state."""
 
-    __slots__ = ("zones", "key")
+    __slots__ = ("zones", "key", "_members")
 
     def __init__(self, zones: list, key: tuple) -> None:
         self.zones, self.key = zones, key
+        self._members = None
+
+    def members(self):
+        """The hexes as a container with a fast ``in``, for searches (which see one state of the zones):
+        the enemy's own table when there is one enemy side, else a set of them made once."""
+        if len(self.zones) == 1:
+            return self.zones[0]
+        if self._members is None:
+            self._members = frozenset(self)
+        return self._members
 
     def __contains__(self, h) -> bool:
         for z in self.zones:

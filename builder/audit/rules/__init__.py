@@ -80,11 +80,13 @@ class Rule:
         return [(self.id, self.reference, self.description)]
 
     def report(self, pos, unit, frm, to, message: str, entry: int, reference: str | None = None,
-               rule_id: str | None = None) -> None:
-        self.result.add(Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
-                                getattr(frm, "name", frm or ""), getattr(to, "name", to or ""),
-                                rule_id or self.id, self.reference if reference is None else reference,
-                                message, entry))
+               rule_id: str | None = None) -> Finding:
+        """Add a finding to the result; returns it (the newest finding may still be completed)."""
+        f = Finding(pos.turn, pos.phase_label(), unit.unit_id, unit.name,
+                    getattr(frm, "name", frm or ""), getattr(to, "name", to or ""),
+                    rule_id or self.id, self.reference if reference is None else reference, message, entry)
+        self.result.add(f)
+        return f
 
 
 def checks() -> dict:

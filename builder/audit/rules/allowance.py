@@ -73,6 +73,8 @@ class Allowance:
     def _marked(self, unit, pos, wanted) -> bool:
         """A marker on the unit: riding on it in its stack, or in the hex where it began the phase or
         is now (players leave an OOS marker behind when they drag the unit alone)."""
+        if not pos.markers:
+            return False                     # no marker anywhere
         hexes = {unit.location.hex, self._began.hex if self._began is not None else None} - {None}
         here = list(pos.markers_with(unit))
         for h in hexes:

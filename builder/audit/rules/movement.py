@@ -104,6 +104,7 @@ class MovementAllowance(Rule):
         self._reported: set = set()     # piece ids already reported in this phase
         self.not_judged = 0
         self.last_path = None           # (cost, path) of the last finding, for reports that explain it
+        self._zoc_last = None           # ((zone key, stops), ZocCosts) of the last move judged
 
     @classmethod
     def from_context(cls, ctx, costs, engines) -> "MovementAllowance | None":
@@ -135,12 +136,19 @@ class MovementAllowance(Rule):
             return None
         zone = z.enemy_hexes(unit.side)
         hexes, key = zone, zone.key
+        stops = z.stops(pos.movement_class(unit))
         if "movement" in z.negated:         # friendly units cancel the EZOC where they stand
             hexes = frozenset(h for h in zone if not any(u.side == unit.side and u is not unit
                                                          for u in pos.units_at(h)))
             key = key + (z.version, unit.piece_id)
-        return ZocCosts(hexes, key,
-                        z.enter_cost, z.leave_cost, z.stops(pos.movement_class(unit)), z.zoc_to_zoc)
+        else:                               # one ZocCosts per state of the enemies' zones
+            last = self._zoc_last
+            if last is not None and last[0] == (key, stops):
+                return last[1]
+        found = ZocCosts(hexes, key, z.enter_cost, z.leave_cost, stops, z.zoc_to_zoc)
+        if "movement" not in z.negated:
+            self._zoc_last = ((key, stops), found)
+        return found
 
     def move(self, ev, pos) -> None:
         u = ev.unit
@@ -190,11 +198,10 @@ class MovementAllowance(Rule):
                 msg += f"; {start_name} is where it began moving this phase"
             if entering:
                 msg += "; counted from its entry hex"
-        self.report(pos, u, start_name, ev.to, msg, ev.entry)
+        f = self.report(pos, u, start_name, ev.to, msg, ev.entry)
         if found is not None:                        # the working, for --explain and the map
-            self.result.findings[-1].explain = explain_path(self.ctx, found, ma)
+            f.explain = explain_path(self.ctx, found, ma)
         # for reports that explain a finding (--explain, the map): the path hex by hex and the allowance
-        f = self.result.findings[-1]
         f.path = [(self.ctx.grid.name(h), c) for h, c in found[1]] if found is not None else []
         f.allowance = ma
 

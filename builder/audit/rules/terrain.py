@@ -19,6 +19,8 @@ from builder.audit import fastpaths
 
 PROHIBITED = "prohibited"
 DEFAULT_COST = 1.0
+BY_MA = ("all", "half")         # costs that are a share of the unit's allowance
+_VARIES = object()              # a step whose cost depends on the allowance
 
 
 def _cost(table, mclass):
@@ -44,7 +46,9 @@ class TerrainCosts:
         self.closed = set(closed_hexsides or ())   # hexside types impassable here (e.g. the dike strategically)
         self.grid = ctx.grid
         self._step: dict = {}
-        self._adj: dict = {}          # (class, MA) -> hex -> [(neighbour, cost)]
+        self._adj: dict = {}          # (class, MA) -> hex -> ((neighbour, cost), ...): steps whose cost uses the MA
+        self._fixed: dict = {}        # class -> hex -> ((neighbour, cost), ...): every step the same for any MA
+        self._costs: dict = {}        # one float object per cost value (the tables share them)
         self._axial: dict = {}        # hex -> axial coordinates (A*'s distance)
         self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
         self._fast = fastpaths.ENABLED
@@ -71,13 +75,34 @@ class TerrainCosts:
 
     def step(self, a, b, mclass: str, ma: float) -> float | None:
         """Cost to move a -> b (adjacent), None if the step is prohibited."""
+        fixed = self._fixed.get(mclass, {}).get(a)
+        if fixed is not None:                   # the step table of hex a (prohibited steps are not in it)
+            for n, c in fixed:
+                if n == b:
+                    return c
+            if b in self.grid.neighbours(a):
+                return None
         key = (a, b, mclass, ma)
         found = self._step.get(key, False)
         if found is not False:
             return found
         found = self._compute_step(a, b, mclass, ma)
+        if len(self._step) > 200_000:
+            self._step.clear()
         self._step[key] = found
         return found
+
+    def _uses_ma(self, a, b, mclass) -> bool:
+        """Whether the a -> b step's cost is a share of the allowance (a cost of ``all`` or ``half``)."""
+        ctx = self.ctx
+        tt = self.terrain_type(b)
+        if tt is not None and _cost(tt.get("movement"), mclass) in BY_MA:
+            return True
+        for hid in ctx.hexsides.get(frozenset((a, b)), ()):
+            if _cost((ctx.hexside_types.get(hid) or {}).get("movement"), mclass) in BY_MA:
+                return True
+        return any(_cost((ctx.line_types.get(lid) or {}).get("movement"), mclass) in BY_MA
+                   for lid in ctx.lines.get((a, b), ()))
 
     def _compute_step(self, a, b, mclass, ma):
         ctx = self.ctx
@@ -123,15 +148,25 @@ class TerrainCosts:
                 extra += n
         return extra
 
-    def _adjacent(self, h, mclass: str, ma: float, table: dict) -> list:
+    def _adjacent(self, h, mclass: str, ma: float, table: dict) -> tuple:
+        """((neighbour, cost), ...) of the steps out of *h* that are not prohibited. Built once per
+        hex and class where no step's cost uses the allowance (nearly always), else per allowance."""
+        fixed = self._fixed.setdefault(mclass, {})
+        out = fixed.get(h)
+        if out is not None:
+            return out
         out = table.get(h)
-        if out is None:
-            out = []
-            for n in self.grid.neighbours(h):
-                c = self.step(h, n, mclass, ma)
-                if c is not None:
-                    out.append((n, c))
-            table[h] = out
+        if out is not None:
+            return out
+        steps, varies, costs = [], False, self._costs
+        for n in self.grid.neighbours(h):
+            if self._uses_ma(h, n, mclass):
+                varies = True
+            c = self._compute_step(h, n, mclass, ma)
+            if c is not None:
+                steps.append((n, costs.setdefault(c, c)))
+        out = tuple(steps)
+        (table if varies else fixed)[h] = out
         return out
 
     def lower_bound(self, mclass: str, ma: float) -> float:
@@ -172,18 +207,22 @@ class TerrainCosts:
         if key in cache:
             return cache[key]
         found = self._search(starts, goal, mclass, ma, limit, zoc)
-        if len(cache) > 20_000:
+        if len(cache) > 4_096:              # bounded: most keys die with the ZOC state they name
             cache.clear()
         cache[key] = found
         return found
 
     def _search(self, starts, goal, mclass, ma, limit, zoc):
-        """A* (Dijkstra with an admissible distance bound), bounded by *limit*."""
+        """A* (Dijkstra with an admissible distance bound), bounded by *limit*. Heap entries are
+        (f, cost, hex): ties go to the cheaper, then the lower hex, so a path is the same every time."""
         table = self._adj.setdefault((mclass, ma), {})
+        fixed = self._fixed.setdefault(mclass, {})
+        adjacent = self._adjacent
         unit = self.lower_bound(mclass, ma)
         axial = self._axial
         to_axial = self.grid.lattice.to_axial
         gq, gr = to_axial(goal)
+        heappush, heappop = heapq.heappush, heapq.heappop
 
         def dist(h) -> int:
             a = axial.get(h)
@@ -203,11 +242,16 @@ class TerrainCosts:
                 best[h] = c
                 parent[h] = None
                 first.add(h)
-                heapq.heappush(heap, (c + unit * dist(h), c, h))
-        zhexes = zoc.hexes if zoc is not None else ()
+                heappush(heap, (c + unit * dist(h), c, h))
+        if zoc is not None:
+            zhexes = zoc.hexes
+            zhexes = zhexes.members() if hasattr(zhexes, "members") else zhexes
+            enter, leave, stop, zoc_to_zoc = zoc.enter, zoc.leave, zoc.stop, zoc.zoc_to_zoc
+        else:                                       # no EZOC: no hex is in one, and c + 0.0 + 0.0 == c
+            zhexes, enter, leave, stop, zoc_to_zoc = frozenset(), 0.0, 0.0, False, True
         while heap:
-            _, d, h = heapq.heappop(heap)
-            if d > best.get(h, inf):
+            _, d, h = heappop(heap)
+            if d > best[h]:
                 continue
             if h == goal:
                 steps = []
@@ -217,22 +261,31 @@ class TerrainCosts:
                 steps.reverse()
                 costs = [best[steps[0]]] + [best[b] - best[a] for a, b in zip(steps, steps[1:])]
                 return d, list(zip(steps, costs))
+            adj = fixed.get(h)
+            if adj is None:
+                adj = adjacent(h, mclass, ma, table)
             in_z = h in zhexes
-            if in_z and zoc.stop and h not in first:
-                continue                        # entering an EZOC ended the move
-            for n, c in self._adjacent(h, mclass, ma, table):
-                if zoc is not None:
-                    n_z = n in zhexes
-                    if in_z and n_z and not zoc.zoc_to_zoc:
-                        continue
-                    c = c + (zoc.enter if n_z else 0.0) + (zoc.leave if in_z else 0.0)
-                nd = d + c
-                if nd < best.get(n, inf):
-                    f = nd + unit * dist(n) if unit else nd
+            if in_z and stop and h not in first:
+                continue                            # entering an EZOC ended the move
+            for n, c in adj:
+                n_z = n in zhexes
+                if in_z and n_z and not zoc_to_zoc:
+                    continue
+                nd = d + (c + (enter if n_z else 0.0) + (leave if in_z else 0.0))
+                old = best.get(n)
+                if old is None or nd < old:
+                    if unit:
+                        a = axial.get(n)
+                        if a is None:
+                            a = axial[n] = to_axial(n)
+                        dq, dr = a[0] - gq, a[1] - gr
+                        f = nd + unit * ((abs(dq) + abs(dr) + abs(dq + dr)) // 2)
+                    else:
+                        f = nd
                     if f <= bound:
                         best[n] = nd
                         parent[n] = h
-                        heapq.heappush(heap, (f, nd, n))
+                        heappush(heap, (f, nd, n))
         return None
 
     def within(self, start, goal, mclass: str, ma: float, zoc: "ZocCosts | None" = None) -> bool:
