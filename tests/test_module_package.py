@@ -247,7 +247,7 @@ def test_every_setup_save_places_each_unit_once_at_its_hex(game):
         ids = [c.piece_id for c in adds]
         assert len(set(ids)) == len(ids), sc["id"]
         for c in adds:
-            if not c.is_stack:   # the palette's exact type string, matched by gpid
+            if not c.is_stack and not c.is_deck:   # the palette's exact type string, matched by gpid
                 assert c.type_string == slot_types[c.piece.basic.gpid]
         placed = initial_placements(save.commands)
         by_id = {c.piece_id: c for c in adds}

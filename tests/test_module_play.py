@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from builder.module import palettes
+from builder.module.names import safe
 from builder.render.counter_build import counter_info
 
 from oracle_support import run_oracle
@@ -69,3 +70,171 @@ def test_real_window_units_palette_shows_its_rows_and_markers_are_docked(game):
         # ROWS rows of counters below the tab row, and a row of counters plus the list beside it
         assert im.height >= palettes.ROWS * (_px(game) + palettes.GAP)
         assert im.width >= palettes.COLUMNS * (_px(game) + palettes.GAP)
+
+
+# ---------------------------------------------------------------------- game piece layers
+@pytest.mark.parametrize("game", GAMES)
+def test_every_map_orders_pieces_in_the_datas_layers_and_every_piece_names_its_layer(game):
+    from builder.module import layers
+    g, bf = report(game).model, buildfile(game)
+    order = [la["name"] for la in g.doc["piece_layers"]]
+    units_layer = next(la["name"] for la in g.doc["piece_layers"] if la.get("units"))
+    maps = [m for m in bf.root.children() if m.short == "Map"]
+    assert maps
+    for m in maps:
+        (lpc,) = m.children("LayeredPieceCollection")
+        assert lpc.get("property") == layers.PROPERTY and lpc.get("layerOrder").split(",") == order
+    by_kind = {k: la["name"] for la in g.doc["piece_layers"] for k in la.get("kinds") or []}
+    for s in bf.piece_slots():
+        props = s.piece.properties()
+        if "UnitId" in props:
+            assert props[layers.PROPERTY] == units_layer, props["UnitId"]
+        else:
+            kind = g.by_id["markers"][props["MarkerId"]].get("kind")
+            assert props[layers.PROPERTY] == by_kind.get(kind, order[-1]), props["MarkerId"]
+    # hex markers (control, forts, invasion ports) are drawn under the units, status markers over them
+    assert order.index(by_kind["fortification"]) < order.index(units_layer) < len(order) - 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_set_up_stacks_hold_one_layer_each_with_that_layers_index(game):
+    from builder.module import layers
+    from builder.vassal.savefile import SaveFile
+    from test_module_support import entries
+    g = report(game).model
+    order = [la["name"] for la in g.doc["piece_layers"]]
+    files = {n: b for n, b in entries(game).items() if n.endswith(".vsav")}
+    assert len(files) == len(g.by_id["scenarios"])
+    for name, data in files.items():
+        adds = {c.piece_id: c for c in (c for _, c in SaveFile.from_bytes(data).leaves()) if c.TYPE == "AddPiece"}
+        for c in adds.values():
+            p = c.piece
+            if not p.is_stack:
+                continue
+            member_layers = {adds[m].piece.properties()[layers.PROPERTY] for m in p.inner.state_dict()["members"]}
+            assert len(member_layers) == 1, (name, member_layers)
+            (la,) = member_layers
+            assert p.inner.state_dict()["layer"] == str(order.index(la)), name
+    # the markers a set-up puts with a unit ride in its stack (the audit reads what a unit carries from it)
+    units_layer = next(la["name"] for la in g.doc["piece_layers"] if la.get("units"))
+    for sc in g.by_id["scenarios"].values():
+        for e in sc.get("setup") or []:
+            for mid in e.get("with") or [] if isinstance(e, dict) else []:
+                assert layers.layer_of(g, "marker", g.by_id["markers"][mid].get("kind")) == units_layer, mid
+
+
+def test_a_layer_naming_an_unknown_marker_kind_is_an_error_at_its_place(tmp_path):
+    from builder.gamedata.validate import validate_game
+    from test_audit_support import tiny_copy
+    extra = """
+markers:
+  - {id: ctl, name: Control, kind: control, front: {text: C}}
+piece_layers:
+  - {name: Under, kinds: [control]}
+  - {name: Units, units: true, kinds: [contrl]}
+  - {name: Over, units: true, kinds: [control]}
+"""
+    r = validate_game(str(tiny_copy(tmp_path, game_extra=extra)))
+    msgs = sorted(d.message for d in r.errors)
+    assert any("no marker has kind 'contrl'" in m for m in msgs), msgs
+    assert any("kind 'control' is already in layer 'Under'" in m for m in msgs), msgs
+    assert any("more than one layer says 'units: true'" in m for m in msgs), msgs
+    assert all(d.line for d in r.errors)
+
+
+# ---------------------------------------------------------------------- the cup
+def test_the_chit_cup_is_a_face_down_shuffled_deck_of_masked_chits():
+    from builder.module import cups
+    from builder.vassal.savefile import SaveFile
+    from builder.vassal.traits import Obscurable
+    from test_module_support import entries
+    game = "iron-dream"
+    g, bf = report(game).model, buildfile(game)
+    assert cups.boxes(g) == ["chit-cup"]
+    (pile,) = list(bf.root.iter("DrawPile"))
+    assert pile.get("name") == "Second invasion chit cup"
+    assert (pile.get("faceDown"), pile.get("shuffle"), pile.get("drawFaceUp")) == ("Always", "Always", "false")
+    assert pile.parent.get("mapName") == "Main Map" and pile.get("owningBoard") == "Map"
+    chits = {m for m in g.by_id["markers"] if m.startswith("invasion-chit-")}
+    assert cups.markers(g) == chits
+    for s in bf.piece_slots():
+        props = s.piece.properties()
+        mask = s.piece.find(Obscurable)
+        assert (mask is not None) == (props.get("MarkerId") in chits), props
+        if mask is not None:
+            assert mask.get("image") == cups.BACK_IMAGE and s.piece.layers[0].id == "obs;"
+    assert f"images/{cups.BACK_IMAGE}" in entries(game)
+    for sc in g.by_id["scenarios"]:
+        cmds = [c for _, c in SaveFile.from_bytes(entries(game)[f"{safe(sc)}.vsav"]).leaves()]
+        decks = [c for c in cmds if c.TYPE == "AddPiece" and c.piece.is_deck]
+        assert len(decks) == 1, sc
+        st = decks[0].piece.inner.state_dict()
+        assert st["face_down"] and len(st["members"]) == 3
+        assert {c.piece.properties()["MarkerId"] for c in cmds if c.TYPE == "AddPiece" and c.piece_id in st["members"]} == chits
+        assert any(c.TYPE == "SetupStack" for c in cmds)      # the draw pile is not laid out again
+
+
+@pytest.mark.oracle
+def test_real_engine_puts_the_chits_in_the_cups_deck_in_every_scenario():
+    o = run_oracle(vmod("iron-dream"), "--setups")
+    assert o["_exit"] == 0 and not o["errors"] and not o["warnings"], (o["errors"], o["warnings"])
+    for s in (s for s in o["predefined_setups"] if not s["is_menu"]):
+        chits = [p for p in s["save"]["pieces"] if p["name"].startswith("Second Invasion Chit")]
+        assert len(chits) == 3, s["name"]
+        for p in chits:
+            assert p["container"]["type"] == "Deck" and p["container"]["name"] == "Second invasion chit cup"
+            assert p["location"] == "Second invasion chit cup"
+        decks = [st for st in s["save"]["stacks"] if st["type"] == "Deck"]
+        assert len(decks) == 1 and len(decks[0]["members"]) == 3
+
+
+# ---------------------------------------------------------------------- combat results tables
+@pytest.mark.parametrize("game", GAMES)
+def test_combat_results_table_is_the_datas_chart_and_says_what_is_authored(game):
+    import io
+    from builder.module import charts
+    from test_module_support import entries
+    g, bf = report(game).model, buildfile(game)
+    tables = g.doc["combat_results"]
+    assert tables
+    tabs = {c.get("chartName"): c.get("fileName") for c in bf.root.iter("Chart")}
+    for t in tables:
+        assert tabs[t["name"]] == f"chart-crt-{t['id']}.png"
+        png = entries(game)[f"images/chart-crt-{t['id']}.png"]
+        assert png == charts.crt_chart(g, t)                       # drawn from the data, deterministic
+        width = len(t["headings"][0]["cells"])
+        assert all(len(r["cells"]) == width for r in t["headings"] + t["rows"])
+        with Image.open(io.BytesIO(png)) as im:
+            # a row per heading line and per roll, the key and the modifiers under it
+            assert im.height >= 34 * (len(t["headings"]) + len(t["rows"]) + len(t.get("key") or []))
+        assert t.get("authored"), "no rulebook of the shipped games prints its CRT: the table is authored"
+    # what 'AUTHORED' adds to the title, and that a table without authored parts has none
+    plain = {**tables[0], "authored": {}}
+    assert charts.crt_chart(g, plain) != charts.crt_chart(g, tables[0])
+
+
+def test_eotid_crt_keeps_what_the_rulebook_gives():
+    t = report("iron-dream").model.doc["combat_results"][0]
+    lines = {h["label"]: h["cells"] for h in t["headings"]}
+    rolls = {r["label"]: r["cells"] for r in t["rows"]}
+    assert lines["Clear"][-1] == "7-1"                                   # 18.12: clear's highest column
+    assert rolls["6"][lines["Clear"].index("5-1")] == "1/2"              # 18.9 A
+    assert "Berlin" in lines                                             # 25.1 A: its own line
+    results = {part for cells in rolls.values() for c in cells for part in c.split("/")}
+    assert results <= {"0", "1", "2", "3", "E"}                          # 18.13 B
+    assert set(rolls) >= {"1", "2", "3", "4", "5", "6"}
+
+
+def test_a_crt_row_with_the_wrong_number_of_cells_is_an_error_at_its_place(tmp_path):
+    from builder.gamedata.validate import validate_game
+    from test_audit_support import tiny_copy
+    extra = """
+combat_results:
+  - id: crt
+    name: CRT
+    headings: [{label: Odds, cells: ["1-1", "2-1"]}]
+    rows: [{label: "1", cells: ["0/1", "0/2"]}, {label: "2", cells: ["0/1"]}]
+"""
+    r = validate_game(str(tiny_copy(tmp_path, game_extra=extra)))
+    (err,) = r.errors
+    assert "1 cells; the table has 2 result columns" in err.message and err.line

@@ -106,10 +106,10 @@ def test_screenshot_shows_every_top_units_values(game):
     px = counter_info(report(game).model)["image_px"]
     stacks = {}
     for p in plan.placements:
-        if p.map == "Main Map":
-            stacks.setdefault((p.x, p.y), []).append(p)
+        if p.map == "Main Map":   # one stack per point and game piece layer
+            stacks.setdefault((p.x, p.y, p.d.properties.get("Layer")), []).append(p)
     checked = 0
-    for (x, y), ps in stacks.items():
+    for (x, y, _), ps in stacks.items():
         units = [i for i, p in enumerate(ps) if p.d.kind == "unit"]
         if not units:
             continue

@@ -257,6 +257,27 @@ class Checker:
         for i, marker in self.items("markers"):
             self.ref(self.doc, ("markers", i, "side"), marker.get("side"), "sides", "side")
             self.ref(self.doc, ("markers", i, "nationality"), marker.get("nationality"), "nationalities", "nationality")
+        # piece layers name marker kinds that exist (a typo would silently draw those markers on top)
+        kinds = {m.get("kind") for _, m in self.items("markers")}
+        seen: dict = {}
+        for i, layer in self.items("piece_layers"):
+            for j, kind in enumerate(layer.get("kinds") or []):
+                if kind not in kinds:
+                    self.error(self.doc, ("piece_layers", i, "kinds", j), f"no marker has kind '{kind}'")
+                elif kind in seen:
+                    self.error(self.doc, ("piece_layers", i, "kinds", j), f"kind '{kind}' is already in layer '{seen[kind]}'")
+                seen.setdefault(kind, layer.get("name"))
+        if sum(1 for _, layer in self.items("piece_layers") if layer.get("units")) > 1:
+            self.error(self.doc, ("piece_layers",), "more than one layer says 'units: true'")
+        # a combat results table's rows have one cell per result column
+        for i, table in self.items("combat_results"):
+            heads = [r for r in table.get("headings") or [] if isinstance(r, dict)]
+            width = len(heads[0].get("cells") or []) if heads else 0
+            for part in ("headings", "rows"):
+                for j, row in enumerate(table.get(part) or []):
+                    if isinstance(row, dict) and len(row.get("cells") or []) != width:
+                        self.error(self.doc, ("combat_results", i, part, j, "cells"),
+                                   f"{len(row.get('cells') or [])} cells; the table has {width} result columns")
 
     def calendar(self):
         self.turn_list(self.doc, ("turns",), self.doc.get("turns"))

@@ -1,11 +1,13 @@
 """Chart windows from the data: the terrain effects chart (the map's terrain and hexside types), the
 sequence of play (the game's player-turns and phases), and the turn record (the calendar with its
 dates and events). Each chart is an image drawn here with Pillow and the shipped font, so equal data
-give equal bytes; a chart the data cannot give (e.g. a combat results table no data describes) is
-not invented.
+give equal bytes; a chart the data cannot give is not invented. A combat results table is the data's
+(``combat_results``), its authored parts shown as such on the chart.
 """
 
 from __future__ import annotations
+
+import io
 
 from PIL import Image, ImageDraw
 
@@ -55,6 +57,10 @@ def table_image(title: str, header: list[str], rows: list[list], note: str = "")
                 for c, cell in enumerate(r)] for r in rows]
     heights = [max(len(lines) for lines in r) * LINE + 2 * PAD for r in wrapped]
     head_h = LINE + 2 * PAD
+    # at least as wide as the title, and wide enough for a long note to read as a paragraph
+    inner = max(sum(widths), int(probe.textlength(title, font=big)) + PAD, min(640, 9 * len(note)) if note else 0)
+    if inner > sum(widths):
+        widths[-1] += inner - sum(widths)
     note_lines = _wrap(probe, note, font, sum(widths) - 2 * PAD) if note else []
     width = sum(widths) + 2 * PAD
     height = 40 + head_h + sum(heights) + (len(note_lines) * LINE + PAD if note else 0) + 2 * PAD
@@ -163,6 +169,44 @@ def turn_chart(game, turns=None, title=None) -> bytes | None:
     return table_image(title or "Turn Record", ["Turn", "Date", "Weather", "Events"], rows)
 
 
+def _stack(pngs: list[bytes]) -> bytes:
+    """Images one under the other, left-aligned, on the chart's background."""
+    ims = [Image.open(io.BytesIO(b)).convert("RGB") for b in pngs]
+    out = Image.new("RGB", (max(i.width for i in ims), sum(i.height for i in ims)), BG)
+    y = 0
+    for im in ims:
+        out.paste(im, (0, y))
+        y += im.height
+    return png_bytes(out)
+
+
+def crt_chart(game, table: dict) -> bytes:
+    """A combat results table (data: ``combat_results``): its heading rows (e.g. each terrain line's odds
+    per result column), a row per die roll, then what the results mean and the shifts and modifiers. A
+    table with authored parts says so in its title and lists why under it."""
+    authored = table.get("authored") or {}
+    title = table["name"] + (f" ({table['roll']})" if table.get("roll") else "")
+    if authored:
+        title += " — AUTHORED, not in the rulebook"
+    heads, corner = table["headings"], table.get("corner") or ""
+    if len(heads) == 1:
+        header, rows = [corner] + list(heads[0]["cells"]), []
+    else:        # the heading lines (e.g. each terrain's odds), then the corner's label over the results
+        header = [heads[0]["label"]] + list(heads[0]["cells"])
+        rows = [[h["label"]] + list(h["cells"]) for h in heads[1:]] + [[corner] + [""] * (len(header) - 1)]
+    rows += [[r["label"]] + list(r["cells"]) for r in table["rows"]]
+    notes = [table["notes"].rstrip(".") + "."] if table.get("notes") else []
+    notes += [f"AUTHORED ({part}): {why.rstrip('.')}." for part, why in authored.items()]
+    parts = [table_image(title, header, rows, " ".join(notes))]
+    key = [[k["result"], k["meaning"], k.get("rule") or ""] for k in table.get("key") or []]
+    if key:
+        parts.append(table_image("Results", ["Result", "Meaning", "Rule"], key))
+    mods = [[m["value"], m["when"], m.get("rule") or ""] for m in table.get("modifiers") or []]
+    if mods:
+        parts.append(table_image("Shifts and modifiers", ["Value", "When", "Rule"], mods))
+    return _stack(parts)
+
+
 def charts(game) -> list[tuple[str, str, bytes]]:
     """(tab name, image file, PNG bytes) of every chart the data gives."""
     out = []
@@ -171,6 +215,9 @@ def charts(game) -> list[tuple[str, str, bytes]]:
                              ("Turn Record", "chart-turns.png", turn_chart(game))):
         if data is not None:
             out.append((name, file, data))
+    for t in game.doc.get("combat_results") or []:
+        if isinstance(t, dict) and t.get("headings") and t.get("rows"):
+            out.append((t["name"], f"chart-crt-{t['id']}.png", crt_chart(game, t)))
     for sid, sc in game.by_id["scenarios"].items():
         label = sc.get("name") or sid
         if sc.get("sequence"):

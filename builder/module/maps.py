@@ -26,9 +26,11 @@ from builder.geometry.vassal_grid import grid_attributes
 from builder.vassal.buildfile import P
 from builder.vassal.commands import BoardPicker
 
+from builder.render.counter_build import counter_info
 from builder.render.map_build import game_holds
 from builder.render.map_legend import PLACE_SLACK
 
+from . import cups, layers
 from .deploy import REINFORCEMENTS, TO_PLACE, ScenarioTargets
 from .images import STAGING_IMAGE, staging_panel
 
@@ -75,6 +77,7 @@ class Layout:
         self.box_where: dict[str, tuple[MapPlan, BoardPlan]] = {}
         self.zone_inner: dict[str, tuple[MapPlan, BoardPlan, tuple]] = {}   # zone -> where its counters go
         self.place_px = game_holds(game)[1]
+        self.counter_px = counter_info(game)["image_px"]
         self.sides = [s["id"] for s in game.doc.get("sides") or []]
         self.turns = sorted({e["turn"] for sc in game.by_id["scenarios"].values()
                              for e in sc.get("reinforcements") or []
@@ -193,10 +196,10 @@ def _arrange(boards: list, origins: list) -> None:
 # ---------------------------------------------------------------------- buildFile
 def add_maps(root, layout: Layout) -> None:
     for plan in layout.maps:
-        _add_map(root, plan)
+        _add_map(root, plan, layout)
 
 
-def _add_map(root, plan: MapPlan) -> None:
+def _add_map(root, plan: MapPlan, layout) -> None:
     m = root.add(P + "Map", allowMultiple=len(plan.boards) > 1, backgroundcolor="255,255,255",
                  buttonName=plan.name, color="255,0,0", edgeHeight=0, edgeWidth=0, launch=plan.name != MAIN_MAP,
                  mapName=plan.name, markMoved="Always", markUnmovedHotkey=UNMOVED_KEY, markUnmovedText="Unmoved",
@@ -217,6 +220,8 @@ def _add_map(root, plan: MapPlan) -> None:
         _add_grid(board, b)
     m.add(MAPPKG + "StackMetrics", bottom="40,0", disabled=False, down="37,0", exSepX=6, exSepY=18,
           top="38,0", unexSepX=2, unexSepY=4, up="39,0")
+    layers.add_to_map(m, layout.game)
+    cups.add_draw_piles(m, plan, layout, layout.counter_px)
     for c in ("ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
               "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver", "CounterDetailViewer"):
         m.add(MAPPKG + c)

@@ -22,7 +22,7 @@ from builder.vassal.savefile import make_metadata
 
 from . import gamedata_entry
 from . import images as images_mod
-from . import badges, behaviour, charts, maps, palettes, pieces, prototypes, setups, turns
+from . import badges, behaviour, charts, cups, maps, palettes, pieces, prototypes, setups, turns
 from .names import safe, side_name
 
 VASSAL_VERSION = "3.6.0"
@@ -124,7 +124,8 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
     used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images) | {f for _, f, _ in chart_items}
     px = counter_info(game)["image_px"]
     extra = {**layout.extra_images, **badges.images_for(game, defs, px, pieces.tag_markers(game)),
-             behaviour.MOVED_IMAGE: behaviour.moved_icon(px), **{f: data for _, f, data in chart_items}}
+             behaviour.MOVED_IMAGE: behaviour.moved_icon(px), **{f: data for _, f, data in chart_items},
+             cups.BACK_IMAGE: cups.back_image(px)}
     files = {name: data for name, data in {**imgs.files, **extra}.items() if name in used}
     entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
     return entries + saves

@@ -26,7 +26,7 @@ from builder.vassal.traits import BasicPiece, DynamicProperty, Embellishment, Ke
 from .names import FLIP_KEY, LOSS_KEY, RECOVER_KEY, RESTORE_KEY, face_key, face_label, name_of, value_text
 from builder.render.counter_build import counter_info
 
-from . import badges, behaviour, prototypes
+from . import badges, behaviour, cups, layers, prototypes
 
 LAYER_NAME = "Face"
 LOSS_LAYER = "Losses"     # BCS-style step losses: level k+1 = k steps lost (read by the audit)
@@ -50,6 +50,7 @@ class PieceDef:
     piece: Piece | None = field(default=None, repr=False)
     status: bool = False          # carries a Status dynamic property
     max_losses: int = 0           # levels of the Losses layer minus one (0: no such layer)
+    masked: bool = False          # set up in a cup: a Mask trait, outermost (cups.py)
     _type: str | None = field(default=None, repr=False)
     _states: list = field(default_factory=list, repr=False)
 
@@ -133,6 +134,12 @@ def build_defs(game, images) -> list[PieceDef]:
                              marker.get("kind") or "marker", levels, [cp.piece_id], props,
                              images[(cp.piece_id, "front")],
                              prototypes.MARKER_PROTOTYPE))
+    in_cups = cups.markers(game)
+    for d in defs:       # the game piece layer (layers.py) the piece is drawn in
+        d.masked = d.kind == "marker" and d.key in in_cups
+        layer = layers.layer_of(game, d.kind, d.group if d.kind == "marker" else None)
+        if layer is not None:
+            d.properties[layers.PROPERTY] = layer
     for i, d in enumerate(defs, start=1):
         d.gpid = str(i)
         d.piece = _piece(game, d, images)
@@ -167,25 +174,25 @@ def uses_status(game) -> bool:
 
 
 def _piece(game, d: PieceDef, images) -> Piece:
-    layers = []
+    chain = [cups.mask_trait(d.entry_name)] if d.masked else []
     if d.max_losses:       # outermost: drawn over the face, whichever face shows
-        layers.append(_loss_layer(d))
+        chain.append(_loss_layer(d))
     if len(d.levels) > 1:
-        layers.append(_face_layer(game, d, images))
+        chain.append(_face_layer(game, d, images))
     if d.status:
-        layers.append(DynamicProperty(property_name=STATUS, constraints=["false", "0", "100", "false"],
-                                      key_commands=[STATUS_KEY], description="Unit status (set-up)", state=""))
+        chain.append(DynamicProperty(property_name=STATUS, constraints=["false", "0", "100", "false"],
+                                     key_commands=[STATUS_KEY], description="Unit status (set-up)", state=""))
     if d.kind == "unit":
-        layers.append(behaviour.moved_trait(counter_info(game)["image_px"]))
-    layers.append(UsePrototype(prototype_name=d.prototype))
+        chain.append(behaviour.moved_trait(counter_info(game)["image_px"]))
+    chain.append(UsePrototype(prototype_name=d.prototype))
     for key, value in d.properties.items():
         m = Marker(keys=[key])
         m.set_values([value])
-        layers.append(m)
+        chain.append(m)
     basic = BasicPiece(image=d.front_image, name=d.entry_name)
     basic.set_state(None, 0, 0, d.gpid, {})
-    layers.append(basic)
-    return Piece(layers)
+    chain.append(basic)
+    return Piece(chain)
 
 
 def _face_layer(game, d: PieceDef, images) -> Embellishment:
@@ -225,7 +232,7 @@ def placed_strings(d: PieceDef, map_id: str, x: int, y: int, level: int = 1,
         d._type = d.piece.type_string()
         d._states = [t.state_string() for t in d.piece.layers]
     states = list(d._states)
-    i = 0
+    i = 1 if d.masked else 0          # the Mask's state stays the palette's (not masked)
     if d.max_losses:
         states[i] = str(1 + min(max(losses, 0), d.max_losses))
         i += 1

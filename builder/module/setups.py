@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from builder.vassal.commands import AddPiece, BeginSave, BoardPicker, Compound, EndSave, NullCommand
+from builder.vassal.commands import AddPiece, BeginSave, BoardPicker, Compound, EndSave, NullCommand, SetupStack
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, make_metadata
 
+from . import cups, layers
 from .pieces import placed_strings
 
 SAVE_KEY = 0x5A          # fixed obfuscation key: equal data give equal bytes
@@ -56,9 +57,13 @@ class ScenarioPlan:
         targets = layout.targets[scenario["id"]]
         self.notes: list[str] = list(targets.notes)
         places: dict[str, dict[str, int]] = {}       # zone -> place key -> index
+        # a cup's pieces are its deck's contents, at the deck's point (cups.py)
+        self.cup_zones = {layout.box_zone[b]: b for b in cups.boxes(game) if b in layout.box_where}
         for t in targets.targets:
             if t.hex is not None:
                 point = layout.hex_place(t.hex)   # the name VASSAL reports there (a seam hex: its board's ID)
+            elif t.zone in self.cup_zones:
+                point = layout.box_point(self.cup_zones[t.zone])
             else:
                 index = places.setdefault(t.zone, {}).setdefault(t.place, len(places[t.zone]))
                 point = layout.place_point(t.zone, index)
@@ -86,20 +91,30 @@ class ScenarioPlan:
 
     # ------------------------------------------------------------------ save
     def commands(self, calendar=None) -> Compound:
-        adds, stacks = [], {}
+        adds, stacks, decks = [], {}, {}
         for n, p in enumerate(self.placements, start=1):
             pid = str(n)
             status = ",".join(str(x) for x in p.entry.get("status") or []) if p.d.kind == "unit" else ""
             t, st = placed_strings(p.d, p.map, p.x, p.y, p.level, status, p.losses)
             adds.append(AddPiece(pid, type_string=t, state_string=st))
-            stacks.setdefault((p.map, p.x, p.y), []).append(pid)
+            if p.location in self.cup_zones:
+                decks.setdefault((p.location, p.map, p.x, p.y), []).append(pid)
+                continue
+            # pieces of different game piece layers never share a stack (layers.py)
+            layer = layers.index(self.game, p.d.properties.get(layers.PROPERTY))
+            stacks.setdefault((p.map, p.x, p.y, layer), []).append(pid)
         n = len(self.placements)
-        for (m, x, y), members in stacks.items():
+        for (m, x, y, layer), members in stacks.items():
             n += 1
-            adds.append(AddPiece(str(n), Piece.new_stack(m, x, y, members, 1)))
+            adds.append(AddPiece(str(n), Piece.new_stack(m, x, y, members, layer)))
+        for (zone, m, x, y), members in decks.items():
+            n += 1
+            adds.append(AddPiece(str(n), Piece([cups.deck_piece(zone, self.layout.counter_px, m, x, y, members)])))
         items = [BeginSave(), NullCommand(), Compound([NullCommand(), *adds])]
         for plan in self.layout.maps:
             items.append(BoardPicker(plan.name, plan.selection()))
+        if self.cup_zones:     # the game is not new: VASSAL does not lay out the (empty) draw piles again
+            items.append(SetupStack())
         if calendar is not None:
             items.append(calendar.command(self.scenario.get("first_turn") or calendar.turns[0]))
         items.append(EndSave())
