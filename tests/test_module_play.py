@@ -238,3 +238,136 @@ combat_results:
     r = validate_game(str(tiny_copy(tmp_path, game_extra=extra)))
     (err,) = r.errors
     assert "1 cells; the table has 2 result columns" in err.message and err.line
+
+
+# ---------------------------------------------------------------------- turn record track
+@pytest.mark.parametrize("game", GAMES)
+def test_turn_record_track_window_has_a_box_per_turn_and_every_scenario_starts_its_markers_on_it(game):
+    from builder.module import turntrack
+    from test_module_support import layout, plans
+    g, bf = report(game).model, buildfile(game)
+    spec = g.doc["turn_record_track"]
+    names = turntrack.zones(g)
+    turns = sorted({t["turn"] for t in g.doc["turns"]})
+    assert len(names) >= len(turns) and names[0].startswith("Turn 1")
+    track_map = bf.map(spec.get("name") or "Turn Record Track")
+    zones = [z.get("name") for z in track_map.iter("Zone")]
+    assert zones == names
+    lay = layout(game)
+    for sid, sc in g.by_id["scenarios"].items():
+        plan = plans(game)[sid]
+        first = turntrack.zone(g, turntrack.first_turn(g, sc))
+        on_track = {p.d.key: p.location for p in plan.placements if p.d.key in spec["markers"]}
+        assert on_track == {m: first for m in spec["markers"]}, sid
+        # inside the box, one place each
+        placed = [(p.x, p.y) for p in plan.placements if p.d.key in spec["markers"]]
+        assert len(set(placed)) == len(placed)
+        _, board, (x, y, w, h) = lay.zone_inner[first]
+        assert all(x <= px <= x + w and y <= py <= y + h for px, py in placed)
+
+
+def test_a_track_marker_that_does_not_exist_is_an_error(tmp_path):
+    from builder.gamedata.validate import validate_game
+    from test_audit_support import tiny_copy
+    r = validate_game(str(tiny_copy(tmp_path, game_extra="\nturn_record_track: {markers: [game-trun]}\n")))
+    assert any("game-trun" in d.message for d in r.errors) and all(d.line for d in r.errors)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("game", GAMES)
+def test_real_window_shows_the_turn_record_track_with_its_marker(game):
+    from builder.module import turntrack
+    o, out = windows(game)
+    g = report(game).model
+    sc = next(sc for k, sc in g.by_id["scenarios"].items() if (sc.get("name") or k) == SCREEN[game])
+    title = g.doc["turn_record_track"].get("name") or "Turn Record Track"
+    shots = [s for s in o["screenshots"] if s["map"] == title]
+    assert {s["kind"] for s in shots} >= {"window", "whole_map"}, [s["file"] for s in o["screenshots"]]
+    whole = next(s for s in shots if s["kind"] == "whole_map")
+    # the first turn's box holds the marker's picture: not the blank box of the empty image
+    from test_module_support import entries, layout
+    import io
+    lay = layout(game)
+    _, cx, cy, _ = lay.place_point(turntrack.zone(g, turntrack.first_turn(g, sc)), 0)
+    z, half = whole["zoom"], _px(game) / 2
+    with Image.open(out / whole["file"].rsplit("/", 1)[-1]) as seen, \
+            Image.open(io.BytesIO(entries(game)[f"images/{turntrack.IMAGE}"])) as empty:
+        box = (round((cx - half) * z), round((cy - half) * z), round((cx + half) * z), round((cy + half) * z))
+        a = seen.convert("L").crop(box)
+        b = empty.convert("L").resize(seen.size).crop(box)
+        from PIL import ImageChops, ImageStat
+        assert ImageStat.Stat(ImageChops.difference(a, b)).mean[0] > 8
+
+
+# ---------------------------------------------------------------------- right-click commands
+def _commands(piece) -> list[tuple[str, str, tuple]]:
+    """(trait, command name, (key code, modifiers)) of every menu command of an expanded piece."""
+    from builder.vassal.traits import (Clone, Delete, DynamicProperty, Embellishment, KeyStroke,
+                                       MovementMarkable, Obscurable, SendToLocation)
+    out = []
+    for t in piece.layers:
+        if isinstance(t, Embellishment):
+            for name, key in ((t.get("up_command"), t.get("increase_keystroke")),
+                              (t.get("down_command"), t.get("decrease_keystroke"))):
+                if name and key:
+                    out.append((t.get("name"), name, (key.code, key.modifiers)))
+        elif isinstance(t, (SendToLocation, Clone, Delete)):
+            out.append((type(t).__name__, t.get("command_name"), (t.get("key").code, t.get("key").modifiers)))
+        elif isinstance(t, MovementMarkable):
+            out.append(("moved", t.get("command"), (t.get("key").code, t.get("key").modifiers)))
+        elif isinstance(t, Obscurable):
+            out.append(("mask", t.get("hide_command"), (t.get("key").code, t.get("key").modifiers)))
+        elif isinstance(t, DynamicProperty):
+            for name, key, *_ in t.commands():
+                k = KeyStroke.parse(key)
+                out.append(("property", name, (k.code, k.modifiers)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_piece_has_its_right_click_commands_on_distinct_keys(game):
+    from builder.module import behaviour, cups
+    from builder.module.names import FLIP_KEY, LOSS_KEY
+    from builder.vassal.piece import expand_prototypes
+    g, bf = report(game).model, buildfile(game)
+    protos = {p.get("name"): p.piece for p in bf.prototypes()}
+    seen = set()
+    for s in bf.piece_slots():
+        piece = expand_prototypes(s.piece, protos.get)
+        cmds = _commands(piece)
+        keys = [k for _, _, k in cmds]
+        assert len(keys) == len(set(keys)), (s.piece.name, cmds)          # one command per key
+        names = {n: k for _, n, k in cmds}
+        seen |= set(names)
+        props = s.piece.properties()
+        if "UnitId" in props:
+            assert names.get("Mark moved / unmoved") == (77, 130)
+            unit = g.units[props["UnitId"]]
+            if g.counter_count(unit) > 1 or (unit.get("back") or {}):
+                assert FLIP_KEY in keys, props["UnitId"]
+            if behaviour.eliminated_box(g, props["Side"]):
+                assert names.get("Eliminate") == behaviour.ELIMINATE_KEY, props["UnitId"]
+            assert names.get("Return to reinforcements") == behaviour.RETURN_KEY, props["UnitId"]
+        if props.get("MarkerId") in cups.markers(g):
+            assert names.get("Reveal / hide") == cups.REVEAL_KEY
+    assert {"Eliminate", "Return to reinforcements", "Mark moved / unmoved"} <= seen
+    assert any(n in seen for n in ("Flip", "Lose step"))
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("game", GAMES)
+def test_real_engine_reads_every_pieces_trait_chain_as_written(game):
+    """The engine expands each palette piece to the trait chain we wrote: no trait unknown to it (which it
+    would turn into a plain Marker), no prototype missing; so its menu holds the commands checked above."""
+    from builder.vassal.piece import expand_prototypes
+    o, _ = windows(game)
+    bf = buildfile(game)
+    protos = {p.get("name"): p.piece for p in bf.prototypes()}
+    engine = {s["gpid"]: s for s in o["piece_slots"]}
+    slots = bf.piece_slots()
+    assert len(engine) == len(slots)
+    for s in slots:
+        e = engine[s.gpid]
+        assert not e.get("error")
+        assert s.piece.trait_ids() == e["traits"]
+        assert expand_prototypes(s.piece, protos.get).trait_ids() == e["traits_expanded"], s.gpid

@@ -269,6 +269,9 @@ class Checker:
                 seen.setdefault(kind, layer.get("name"))
         if sum(1 for _, layer in self.items("piece_layers") if layer.get("units")) > 1:
             self.error(self.doc, ("piece_layers",), "more than one layer says 'units: true'")
+        track = self.doc.get("turn_record_track")
+        for j, mid in enumerate((track.get("markers") or []) if isinstance(track, dict) else []):
+            self.ref(self.doc, ("turn_record_track", "markers", j), mid, "markers", "marker")
         # a combat results table's rows have one cell per result column
         for i, table in self.items("combat_results"):
             heads = [r for r in table.get("headings") or [] if isinstance(r, dict)]

@@ -102,6 +102,8 @@ class Layout:
         self.main = main
         from .activation import add_display      # the data's Activation Display, before Staging
         add_display(self)
+        from .turntrack import add_track         # the data's turn record track, before Staging
+        add_track(self)
 
     def _boxes_on(self, plan: MapPlan, mi) -> None:
         for bid in mi.boxes:

@@ -25,7 +25,7 @@ from builder.vassal.commands import AddPiece, BeginSave, BoardPicker, Compound, 
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, make_metadata
 
-from . import cups, layers
+from . import cups, layers, turntrack
 from .pieces import placed_strings
 
 SAVE_KEY = 0x5A          # fixed obfuscation key: equal data give equal bytes
@@ -59,7 +59,10 @@ class ScenarioPlan:
         places: dict[str, dict[str, int]] = {}       # zone -> place key -> index
         # a cup's pieces are its deck's contents, at the deck's point (cups.py)
         self.cup_zones = {layout.box_zone[b]: b for b in cups.boxes(game) if b in layout.box_where}
+        track = turntrack.markers(game)      # the turn record track's markers start on the first turn
         for t in targets.targets:
+            if t.kind != "unit" and t.key in track:
+                continue
             if t.hex is not None:
                 point = layout.hex_place(t.hex)   # the name VASSAL reports there (a seam hex: its board's ID)
             elif t.zone in self.cup_zones:
@@ -80,6 +83,10 @@ class ScenarioPlan:
                     self._marker(self.loss_markers[(t.losses - 1) % n], point, "back" if t.losses > n else "front")
             else:
                 self._marker(t.key, point, "front")
+        first = turntrack.first_turn(game, scenario)
+        if track and first is not None and turntrack.zone(game, first) in layout.zone_inner:
+            for i, mid in enumerate(track):
+                self._marker(mid, layout.place_point(turntrack.zone(game, first), i), "front")
         self.where = {t.key: t for t in targets.targets if t.kind == "unit"}
 
     def _marker(self, mid, point, face) -> None:
