@@ -130,3 +130,20 @@ def test_screenshot_shows_every_top_units_values(game):
         assert sum(diff) / 3 < 30, (top.d.key, (x, y), [p.d.key for p in ps], diff)
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("game", ("iron-dream", "panzers-last-stand"))
+def test_screenshot_main_map_is_the_boards_size_no_band(game):
+    """In the engine's whole-map picture the Main Map is exactly its boards: no band of empty map below
+    or beside the hexes (the EotID board image was once taller than its hex board)."""
+    from builder.render import map_image
+    o, out = screenshots(game)
+    main = next(s for s in o["screenshots"] if s["kind"] == "whole_map" and s["map"] == "Main Map")
+    zoom, img = main["zoom"], Image.open(main["file"]).convert("RGB")
+    plan = layout(game).main
+    width = max(b.offset[0] + b.size[0] for b in plan.boards)
+    height = max(b.offset[1] + b.size[1] for b in plan.boards)
+    assert abs(img.width - width * zoom) <= 2 and abs(img.height - height * zoom) <= 2, (img.size, width, height)
+    grid = report(game).grid
+    for b in plan.boards:   # each board image as tall as its hex board
+        assert b.size[1] == map_image.board_rect(grid, b.vgrid.sheet)[3], b.name

@@ -12,7 +12,7 @@ from builder.audit.script import ScriptedGame, kit
 from builder.module.deploy import TO_PLACE, Deployer
 from builder.vassal.archive import SafeZip
 
-from test_module_support import GAMES, plans, report, vmod
+from test_module_support import GAMES, buildfile, entries, layout, plans, report, vmod
 
 
 def _ids(e):
@@ -87,3 +87,34 @@ def test_eotid_rule_places_are_kept(tmp_path):
     r = audit_file(eotid.ctx, g.write(tmp_path / "no-belgrade.vsav"))
     assert len(r.findings) == 1, [f.line() for f in r.findings]
     assert "F23" in r.findings[0].message and "at least one there" in r.findings[0].message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_board_image_is_exactly_its_board(game):
+    """No band below the hexes: a board image with the boxes beside it is as tall as the hex board (the
+    legend and the boxes flow into further columns instead), and every box lies inside it."""
+    import io
+
+    from PIL import Image
+
+    from builder.render import map_image
+    grid = report(game).grid
+    files = entries(game)
+    bf = buildfile(game)
+    boards = [c for c in bf.root.iter() if c.cls.endswith("boardPicker.Board")]
+    assert boards
+    lay = layout(game)
+    for el in boards:
+        image = el.get("image")
+        if not image:
+            continue
+        w, h = Image.open(io.BytesIO(files[f"images/{image}"])).size
+        plan = next(b for m in lay.maps for b in m.boards if b.image == image)
+        assert (w, h) == tuple(plan.size), image                  # what the module's zones were laid out on
+        if plan.vgrid is not None:
+            sheet = plan.vgrid.sheet
+            _, _, bw, bh = map_image.board_rect(grid, sheet)
+            assert h == bh, (image, h, bh)                        # exactly the hex board's height
+            assert w >= bw
+        for name, (x, y, zw, zh) in plan.zones.items():
+            assert 0 <= x and x + zw <= w and 0 <= y and y + zh <= h, (image, name)

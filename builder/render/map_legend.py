@@ -75,24 +75,31 @@ def layout(data, min_height: int = 0) -> PanelLayout:
     y = pad
     entries = [("title", (data.doc.get("map") or {}).get("title") or "Map", pad, y)]
     y += round(s * 0.6)
+    top = y                               # further columns start below the title
     groups = [("Terrain", "terrain", list(data.terrain_types.values())),
               ("Hexsides", "hexside", list(data.hexside_types.values())),
               ("Lines", "line", list(data.line_types.values())),
               ("Symbols", "symbol", _symbols_used(data)),
               ("Set-up marks", "mark", _marks_used(data))]
+    head = round(s * 0.45)
+    bottom, x = y, pad
     for title, kind, items in groups:
         if not items:
             continue
-        entries.append(("heading", title, pad, y))
-        y += round(s * 0.45)
+        if y + head + row + pad > limit and y > top:   # a heading stays with its first item
+            x, y = x + col_w + pad, top
+        entries.append(("heading", title, x, y))
+        y += head
         for item in items:
-            entries.append((kind, item, pad, y))
+            if y + row + pad > limit and y > top + head:
+                x, y = x + col_w + pad, top
+            entries.append((kind, item, x, y))
             y += row
+            bottom = max(bottom, y)
         y += round(s * 0.15)
-    bottom, x, boxes = y, pad, {}
+    boxes = {}
     if data.boxes:
-        head, bh, gap = round(s * 0.45), round(s * 1.5), round(s * 0.15)
-        top = pad + round(s * 0.6)        # further columns start below the title
+        bh, gap = round(s * 1.5), round(s * 0.15)
         if y + head + bh + pad > limit:   # keep the heading with its first box
             x, y = x + col_w + pad, top
         entries.append(("heading", "Off-map boxes", x, y))
