@@ -37,13 +37,14 @@ def faces_of(name, screen=False):
             draw = ImageDraw.Draw(img)
             draw.canvas = img
             draw.notes = []
+            draw.marks = []
             if screen:
                 draw.safe = counter_face.screen_margin(game)
             if p.kind == "unit":
                 counter_face._draw_unit(draw, S, game, p, face)
             else:
                 counter_face._draw_marker(draw, S, game, p, face)
-            out.append((p.piece_id, face, draw.notes))
+            out.append((p.piece_id, face, draw.notes, draw.marks))
     margin = counter_face.screen_margin(game) if screen else counter_face.safe_margin(game)
     return game, size_mm, S, out, margin
 
@@ -75,7 +76,7 @@ def overlap(a, b, tol=TOL):
 
 def test_every_text_stays_in_its_slot(drawn):
     _, _, _, faces, _ = drawn
-    bad = [(pid, face, slot) for pid, face, notes in faces for slot, box, ink, _, _ in notes
+    bad = [(pid, face, slot) for pid, face, notes, _ in faces for slot, box, ink, _, _ in notes
            if slot != "symbol frame" and not inside(ink, box)]
     assert not bad, bad[:10]
 
@@ -83,7 +84,7 @@ def test_every_text_stays_in_its_slot(drawn):
 def test_no_two_slots_overlap(drawn):
     _, _, S, faces, _ = drawn
     bad = []
-    for pid, face, notes in faces:
+    for pid, face, notes, _ in faces:
         texts = [n for n in notes if n[0] not in ("symbol frame", "symbol text")]
         frames = [n for n in notes if n[0] == "symbol frame"]
         for a, b in itertools.combinations(texts, 2):
@@ -102,7 +103,7 @@ def test_values_and_texts_are_tall_enough(drawn):
     _, size_mm, S, faces, _ = drawn
     mm = size_mm / S
     bad = []
-    for pid, face, notes in faces:
+    for pid, face, notes, _ in faces:
         for slot, _, _, size, value in notes:
             if slot == "symbol frame":
                 continue
@@ -117,7 +118,7 @@ def test_everything_inside_the_safe_margin(drawn):
     game, size_mm, S, faces, margin = drawn
     m = margin * S
     safe = (m, m, S - m, S - m)
-    bad = [(pid, face, slot, [round(v) for v in ink]) for pid, face, notes in faces
+    bad = [(pid, face, slot, [round(v) for v in ink]) for pid, face, notes, _ in faces
            for slot, _, ink, _, _ in notes if not inside(ink, safe)]
     assert not bad, bad[:10]
     assert counter_face.safe_margin(game) * size_mm == pytest.approx(counter_face.SAFE_MM)
@@ -130,7 +131,7 @@ def test_module_images_print_larger_text_than_the_sheets(name):
     printed = drawn_faces(name, False)[3]
     screen = drawn_faces(name, True)[3]
     ratios, smaller = [], []
-    for (pid, face, pnotes), (_, _, snotes) in zip(printed, screen):
+    for (pid, face, pnotes, _), (_, _, snotes, _) in zip(printed, screen):
         assert [n[0] for n in pnotes] == [n[0] for n in snotes], (pid, face)    # the same texts in the same slots
         for p, s in zip(pnotes, snotes):
             if p[0] in ("symbol frame", "symbol text"):
@@ -141,6 +142,40 @@ def test_module_images_print_larger_text_than_the_sheets(name):
                 ratios.append(s[3] / p[3])
     assert not smaller, smaller[:10]
     assert ratios and sum(ratios) / len(ratios) >= 1.04, sum(ratios) / len(ratios)
+
+
+def hides(under, over) -> bool:
+    """Whether mark ``over``, drawn after ``under`` where their boxes meet, hides it: only a see-through
+    print, ink over a ground, or a text over the dot or ring behind it in its own slot does not."""
+    name_u, _, layer_u, _ = under
+    name_o, _, layer_o, alpha_o = over
+    if alpha_o < 255:
+        return False
+    if layer_u == "ground" and layer_o != "ground":
+        return False
+    return not (layer_u == "behind" and layer_o == "ink" and name_u == name_o)
+
+
+def test_no_mark_hides_another(drawn):
+    """Each mark has its own place: no mark's box meets one drawn before it unless it lets it show (BCS: the
+    HQ's Used stripe must not blank out the Festung X)."""
+    _, _, _, faces, _ = drawn
+    bad = [(pid, face, a[0], b[0]) for pid, face, _, marks in faces for i, a in enumerate(marks)
+           for b in marks[i + 1:] if overlap(a[1], b[1]) and hides(a, b)]
+    assert not bad, bad[:10]
+    assert sum(len(m) for *_, m in faces) > 3 * len(faces)
+
+
+def test_the_festung_x_shows_over_the_bands_and_bars():
+    """PLS 2.3: the X is a see-through print over the formation bar and the HQ's Used stripe, not under them."""
+    game = validate_game("panzers-last-stand").model
+    for face in ("front", "back"):
+        img = _face(game, "ger-buda-hq", face, 188)
+        S = img.width
+        assert img.getpixel((3, 3)) != img.getpixel((S // 2, 3)), face          # the X's corner on the bar
+    plain = _face(game, "ger-1pz-hq", "back", 188)
+    fest = _face(game, "ger-buda-hq", "back", 188)
+    assert fest.getpixel((round(S * 0.2), round(S * 0.2)))[:3] != plain.getpixel((round(S * 0.2), round(S * 0.2)))[:3]
 
 
 def _face(game, pid, face, S=150):
@@ -156,6 +191,21 @@ def test_single_sided_counters_print_a_plain_back():
         assert len(colours) == 1, pid     # one colour: the nationality's, nothing printed
         front = _face(game, pid, "front")
         assert colours[0][1] == front.getpixel((2, front.height // 2))
+
+
+def test_combat_trains_ghost_side_is_printed():
+    """BCS 3.5: a CT's back (no values) is its Ghost side: the layout prints 'Ghost' there, so it is not a
+    plain back like a single-sided counter's."""
+    game = validate_game("panzers-last-stand").model
+    back = _face(game, "ger-153fa-ct", "back", 188)
+    assert len(back.getcolors(1 << 16)) > 20
+    S = back.width
+    ink = [1 for x in range(int(S * 0.1), int(S * 0.9)) for y in range(int(S * 0.76), int(S * 0.93))
+           if sum(back.getpixel((x, y))[:3]) < 150]
+    assert len(ink) > 100, "no 'Ghost' on the Ghost side"
+    front = _face(game, "ger-153fa-ct", "front", 188)
+    assert not [1 for x in range(int(S * 0.1), int(S * 0.9)) for y in range(int(S * 0.76), int(S * 0.93))
+                if sum(front.getpixel((x, y))[:3]) < 150]
 
 
 def test_obj_marker_prints_its_offset_arrow():

@@ -152,7 +152,7 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
         draw.rectangle((0, 0, S, S * 0.26), fill=colors["band"])
     values = unit_face_values(unit, piece.index, face)
     _keep_margin(draw, game)
-    if face == "back" and values == {} and unit_face_values(unit, piece.index, "back") == {}:
+    if face == "back" and values == {} and not _prints_on_back_alone(layout_of(game, unit)):
         return  # 'back: {}': the counter is single-sided; the sheet prints a plain back in its colour
     if values is None and face == "back":
         # The data leaves this back blank: it shows only the unit's name (as printed blank backs do).
@@ -185,6 +185,12 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
         elif "text" in slot:
             used = {s.get("at") for s in layout.get("slots", []) if s is not slot}
             _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where, used)
+
+
+def _prints_on_back_alone(layout: dict) -> bool:
+    """Whether the layout prints something on the back only (BCS Combat Trains: 'Ghost'): then a back
+    without values is that side, not a plain one."""
+    return any(slot.get("faces") == ["back"] for slot in layout.get("slots", []))
 
 
 def _px(box, S):
@@ -241,6 +247,7 @@ def _draw_steps(draw, S, unit, values, face, at, frame, ink):
     along, across = (y1 - y0, x1 - x0) if vertical else (x1 - x0, y1 - y0)
     d = min(S * 0.06, along / (per * 1.5 - 0.5), across / (lines * 1.5 - 0.5))
     gap = d * 0.5
+    squares = []
     for i in range(steps):
         line, k = divmod(i, per)
         n = min(per, steps - line * per)
@@ -248,6 +255,8 @@ def _draw_steps(draw, S, unit, values, face, at, frame, ink):
         b = -(lines * d + (lines - 1) * gap) / 2 + line * (d + gap) + d / 2
         cx, cy = ((x0 + x1) / 2 + b, (y0 + y1) / 2 + a) if vertical else ((x0 + x1) / 2 + a, (y0 + y1) / 2 + b)
         draw.rectangle((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), fill=ink)
+        squares.append((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
+    ct.mark(draw, f"steps {at}", ct.union(squares))
 
 
 def _draw_formation_bar(draw, S, game, unit, at, where, size=None):
@@ -259,6 +268,7 @@ def _draw_formation_bar(draw, S, game, unit, at, where, size=None):
     bars = {"top": (0, 0, S, t), "bottom": (0, S - t, S, S), "left": (0, 0, t, S), "right": (S - t, 0, S, S)}
     key = next((k for k in ("top", "bottom", "left", "right") if k in at), "top")
     draw.rectangle(bars[key], fill=color)
+    ct.mark(draw, "formation bar", bars[key], "ground")
 
 
 def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colors, where):
@@ -268,13 +278,14 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
     box, align = slot_box(at, frame, draw.safe)
     px = _px(box, S)
     if show == "arrow":
-        ind.arrow(draw, S, px, align, ink, size)
+        ct.mark(draw, f"arrow {at}", ind.arrow(draw, S, px, align, ink, size))
     elif show == "band":
-        ind.band(draw, S, at, px, ink, size)
+        ct.mark(draw, f"band {at}", ind.band(draw, S, at, px, ink, size), "ground", ink[3] if len(ink) > 3 else 255)
     elif show == "cross":
         if not slot.get("color"):
             ink = (*ink[:3], ind.CROSS_ALPHA)
         ind.cross(draw, S, ink, size)
+        ct.mark(draw, "cross", (0, 0, S, S), "ground", ink[3] if len(ink) > 3 else 255)
     elif show == "label":
         text = ct.expand(slot.get("text", ""), game, unit, values, where)
         if text:
@@ -291,6 +302,7 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
         else:
             centre, d = ind.disc_around(extent, S, size)
         ind.disc(draw, S, centre, d, ink, ring=show == "circle")
+        ct.mark(draw, at, (centre[0] - d / 2, centre[1] - d / 2, centre[0] + d / 2, centre[1] + d / 2), "behind")
 
 
 def _text_slot_at(layout, indicator, at, face, unit, values):
@@ -424,9 +436,11 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
                 inside = 0 < i < n - 1 and 0 < j < n - 1
                 if (i + j) % 2 == 0 and not inside:
                     draw.rectangle((i * cell, j * cell, (i + 1) * cell, (j + 1) * cell), fill=colors["text"])
+        ct.mark(draw, "checks", (0, 0, S, S), "ground")
     elif pattern == "stripe":
         w = S * 0.12
         draw.polygon([(0, S * 0.62), (S * 0.62, 0), (S * 0.62 + w, 0), (0, S * 0.62 + w)], fill=darker(colors["bg"], 0.8))
+        ct.mark(draw, "stripe", (0, 0, S * 0.62 + w, S * 0.62 + w), "ground")
     text, sub = ct.printed(data.get("text", "")), ct.printed(data.get("subtext", ""))
     _keep_margin(draw, game)
     inner = max(0.15 if pattern == "checks" else 0.07, draw.safe)
@@ -469,6 +483,7 @@ def _marker_arrow(draw, S, way: str, ink, inner: float) -> float:
         pts = [(x_tip, cy), (neck, cy + half), (neck, cy + shaft), (tail, cy + shaft), (tail, cy - shaft),
                (neck, cy - shaft), (neck, cy - half)]
     draw.polygon(pts, fill=ink)
+    ct.mark(draw, f"arrow {way}", ct.union([(x, y, x, y) for x, y in pts]))
     return m + depth + 0.02
 
 

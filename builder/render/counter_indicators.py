@@ -55,8 +55,8 @@ def _paint(draw, ink, shape) -> None:
     draw.canvas.paste(layer, (0, 0), layer)
 
 
-def arrow(draw, S, box, align, ink, size) -> None:
-    """A solid arrow pointing right, ``size`` high, aligned in ``box`` (pixels)."""
+def arrow(draw, S, box, align, ink, size) -> tuple:
+    """A solid arrow pointing right, ``size`` high, aligned in ``box`` (pixels); returns the box it covers."""
     x0, y0, x1, y1 = box
     h = min(size * S, y1 - y0)
     length = min(h * 1.7, x1 - x0)
@@ -65,6 +65,7 @@ def arrow(draw, S, box, align, ink, size) -> None:
     pts = [(ax, cy - shaft), (neck, cy - shaft), (neck, cy - h / 2), (ax + length, cy),
            (neck, cy + h / 2), (neck, cy + shaft), (ax, cy + shaft)]
     _paint(draw, ink, lambda d, c: d.polygon(pts, fill=c))
+    return (ax, cy - h / 2, ax + length, cy + h / 2)
 
 
 def disc(draw, S, centre, diameter, ink, ring: bool) -> None:
@@ -91,8 +92,9 @@ EDGES = {"top": "top", "top-left": "top", "top-right": "top", "bottom": "bottom"
          "bottom-right": "bottom", "left": "left", "right": "right"}
 
 
-def band(draw, S, at, box, ink, size) -> None:
-    """A band across the counter: along the edge for edge positions, else across the position's middle."""
+def band(draw, S, at, box, ink, size) -> tuple:
+    """A band across the counter: along the edge for edge positions, else across the position's middle;
+    returns the box it covers."""
     t = size * S
     edge = EDGES.get(at)
     if edge:
@@ -101,6 +103,7 @@ def band(draw, S, at, box, ink, size) -> None:
         cy = (box[1] + box[3]) / 2
         rect = (0, cy - t / 2, S, cy + t / 2)
     _paint(draw, ink, lambda d, c: d.rectangle(rect, fill=c))
+    return rect
 
 
 def label(draw, S, text, box, align, fill, size, where):

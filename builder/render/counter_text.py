@@ -175,3 +175,18 @@ def note(draw, slot: str, box, ink_box, size: float, value: bool = False) -> Non
     notes = getattr(draw, "notes", None)
     if notes is not None:
         notes.append((slot, tuple(box), tuple(ink_box), size, value))
+    mark(draw, slot, ink_box)
+
+
+# What a mark is to the marks under and over it (the overlap checks): ink (text, the symbol, size mark, steps,
+# arrow) is what a player reads; a ground (band, bar, pattern, the X background) lies under the ink after it;
+# 'behind' (a dot or ring) lies under the text of its own slot only.
+LAYERS = ("ink", "ground", "behind")
+
+
+def mark(draw, name: str, box, layer: str = "ink", alpha: int = 255) -> None:
+    """Record a mark in drawing order (``draw.marks`` is a list when the caller asked): its name (a text's is
+    its slot), the box it covers (pixels), its layer and its opacity (a see-through print hides nothing)."""
+    marks = getattr(draw, "marks", None)
+    if marks is not None:
+        marks.append((name, tuple(float(v) for v in box), layer, alpha))
