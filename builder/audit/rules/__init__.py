@@ -75,6 +75,15 @@ class Rule:
         answer depends on nothing but the phase."""
         return True
 
+    def unit_matters(self, unit) -> bool:
+        """Whether :meth:`move` can do anything for moves of *unit* (asked once per unit and phase; False:
+        its moves are not shown to the rule in that phase). Override only where the answer depends on
+        nothing but the unit's identity (its Marker properties and data)."""
+        return True
+
+    # events a configured instance has nothing to do for (its class handles them for other configurations)
+    idle_events: frozenset = frozenset()
+
     def checks(self) -> list[tuple[str, str, str]]:
         """(rule id, reference, what it judges) of each rule this object checks."""
         return [(self.id, self.reference, self.description)]
@@ -159,10 +168,25 @@ class RuleSet(Visitor):
         self._on = {name: [getattr(r, name) for r in rules if not self._fast or _handles(r, name)]
                     for name in HANDLERS}
         self._moving = list(self._on["move"])
+        self._moving_rules: list = []
+        self._for_unit: dict = {}       # id(unit) -> (unit, the move handlers for it), for this set of live rules
+        self._unit_tables: dict = {}    # the live rules (by position) -> its _for_unit table
 
     def _phase_began(self, pos) -> None:
         if self._fast:
-            self._moving = [r.move for r in self.rules if _handles(r, "move") and r.moves_matter(pos)]
+            self._moving_rules = [r for r in self.rules if _handles(r, "move") and r.moves_matter(pos)]
+            self._moving = [r.move for r in self._moving_rules]
+            if len(self._unit_tables) > 64 or sum(map(len, self._unit_tables.values())) > 50_000:
+                self._unit_tables.clear()
+            live = tuple(id(r) for r in self._moving_rules)
+            self._for_unit = self._unit_tables.setdefault(live, {})
+
+    def _moves_of(self, unit) -> list:
+        """The move handlers of the rules that can act on this unit's moves in this phase."""
+        found = self._for_unit.get(id(unit))
+        if found is None or found[0] is not unit:
+            found = self._for_unit[id(unit)] = (unit, [r.move for r in self._moving_rules if r.unit_matters(unit)])
+        return found[1]
 
     @classmethod
     def for_game(cls, ctx) -> "RuleSet":
@@ -271,7 +295,7 @@ class RuleSet(Visitor):
         self._phase_began(pos)
 
     def move(self, ev, pos) -> None:
-        self._both("move", ev, pos, self._moving)
+        self._both("move", ev, pos, self._moves_of(ev.unit) if self._fast else self._moving)
 
     def flip(self, ev, pos) -> None:
         self._both("flip", ev, pos)
@@ -316,4 +340,6 @@ class RuleSet(Visitor):
 
 def _handles(rule, name: str) -> bool:
     """Whether *rule* does something on event *name* (its class overrides Rule's no-op)."""
-    return not isinstance(rule, Rule) or getattr(type(rule), name, None) is not getattr(Rule, name)
+    if not isinstance(rule, Rule):
+        return True
+    return getattr(type(rule), name, None) is not getattr(Rule, name) and name not in rule.idle_events

@@ -81,6 +81,9 @@ class MobileAssault(Rule):
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
 
+    def unit_matters(self, unit) -> bool:
+        return any(e.units.matches(unit) for e in self.entries)
+
     def moves_matter(self, pos) -> bool:
         return any(e.when.applies(pos) for e in self.entries)
 

@@ -81,6 +81,8 @@ class MovementRestrictions(Rule):
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
         self._start: dict = {}          # piece id -> location where it stood at its first move this phase
         self._reported: set = set()     # (entry id, piece id) reported in this phase
+        if all(e.until is None for e in self.entries):
+            self.idle_events = frozenset({"begin", "end_entry"})    # nothing can lapse
 
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.describe()) for e in self.entries]
@@ -111,6 +113,9 @@ class MovementRestrictions(Rule):
                                 f"{u.location.name} ({where})", ev.entry, reference=e.reference, rule_id=e.id)
         finally:
             pos.phase = saved
+
+    def unit_matters(self, unit) -> bool:
+        return any(e.units.matches(unit) for e in self.entries)
 
     def moves_matter(self, pos) -> bool:
         return any(not e.phase_end and (e.until is None or not e.until.lapsed) and e.when.applies(pos)

@@ -65,6 +65,9 @@ class PhaseChecks(Rule):
             found = self._costs[closed] = TerrainCosts(self.ctx, closed_hexsides=set(closed))
         return found
 
+    def unit_matters(self, unit) -> bool:
+        return any(e.units.matches(unit) for e in self.entries)
+
     def moves_matter(self, pos) -> bool:
         return any(e.when.applies(pos) for e in self.entries)
 
