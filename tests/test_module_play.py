@@ -371,3 +371,26 @@ def test_real_engine_reads_every_pieces_trait_chain_as_written(game):
         assert not e.get("error")
         assert s.piece.trait_ids() == e["traits"]
         assert expand_prototypes(s.piece, protos.get).trait_ids() == e["traits_expanded"], s.gpid
+
+
+# ---------------------------------------------------------------------- Activation Display
+def test_each_scenario_starts_its_formations_activation_markers_in_the_available_box():
+    from builder.module import activation
+    from test_module_support import plans
+    game = "panzers-last-stand"
+    g = report(game).model
+    d = g.doc["activation_display"]
+    avail = next(b for b in d["boxes"] if b.get("role") == "available")
+    checked = 0
+    for sid, sc in g.by_id["scenarios"].items():
+        units = set()
+        for e in sc.get("setup") or []:
+            units |= {e["unit"]} if isinstance(e.get("unit"), str) else set(e.get("units") or [])
+        formations = {g.units[u].get("formation") for u in units if u in g.units} - {None}
+        want = {mid: activation.zone_name(g, m["side"], avail) for mid, m in g.by_id["markers"].items()
+                if m.get("kind") == d["marker_kind"] and m.get("formation") in formations}
+        got = {p.d.key: p.location for p in plans(game)[sid].placements
+               if g.by_id["markers"].get(p.d.key, {}).get("kind") == d["marker_kind"]}
+        assert got == want, sid
+        checked += len(got)
+    assert checked > 20

@@ -36,6 +36,22 @@ def zones(game) -> dict:
     return out
 
 
+def starting_markers(game, scenario) -> list[tuple[str, str]]:
+    """(marker id, zone) for a scenario's start: the activation marker of every formation with units set up
+    in it, in its side's box of role ``available`` (PLS 1.8c: the Available Formations Box)."""
+    d = display(game)
+    avail = next((b for b in (d or {}).get("boxes") or [] if isinstance(b, dict) and b.get("role") == "available"), None)
+    if avail is None:
+        return []
+    units = set()
+    for e in scenario.get("setup") or []:
+        if isinstance(e, dict):
+            units |= {e["unit"]} if isinstance(e.get("unit"), str) else set(e.get("units") or [])
+    formations = {(game.units.get(u) or {}).get("formation") for u in units} - {None}
+    return [(mid, zone_name(game, m["side"], avail)) for mid, m in game.by_id["markers"].items()
+            if m.get("kind") == d.get("marker_kind") and m.get("formation") in formations and m.get("side")]
+
+
 def add_display(layout) -> None:
     """Insert the display's map before the Staging map (which stays last) and its image."""
     from .maps import BoardPlan, MapPlan

@@ -25,7 +25,7 @@ from builder.vassal.commands import AddPiece, BeginSave, BoardPicker, Compound, 
 from builder.vassal.piece import Piece
 from builder.vassal.savefile import SaveFile, make_metadata
 
-from . import cups, layers, turntrack
+from . import activation, cups, layers, turntrack
 from .pieces import placed_strings
 
 SAVE_KEY = 0x5A          # fixed obfuscation key: equal data give equal bytes
@@ -87,6 +87,12 @@ class ScenarioPlan:
         if track and first is not None and turntrack.zone(game, first) in layout.zone_inner:
             for i, mid in enumerate(track):
                 self._marker(mid, layout.place_point(turntrack.zone(game, first), i), "front")
+        placed = {p.d.key for p in self.placements}
+        starts: dict[str, int] = {}        # the formations in play: their activation markers start available
+        for mid, zone in activation.starting_markers(game, scenario):
+            if mid not in placed and zone in layout.zone_inner:
+                starts[zone] = starts.get(zone, -1) + 1
+                self._marker(mid, layout.place_point(zone, starts[zone]), "front")
         self.where = {t.key: t for t in targets.targets if t.kind == "unit"}
 
     def _marker(self, mid, point, face) -> None:
