@@ -45,6 +45,15 @@ def test_every_line_passes_through_the_centres_of_its_hexes_and_nowhere_else(shi
             assert hexes_under(grid, p, q) <= {a, b}, f"{kind['id']}: {grid.name(a)}-{grid.name(b)} strays"
 
 
+def test_no_line_doubles_back(shipped):
+    """A line never steps aside into a hex and straight back (a-b-c with a and c neighbours): on the map that is a
+    spike, and for movement a detour nobody takes."""
+    grid = shipped.grid
+    for kind, path in shipped.lines:
+        for a, b, c in zip(path, path[1:], path[2:]):
+            assert grid.distance(a, c) == 2, f"{kind['id']}: {grid.name(a)}-{grid.name(b)}-{grid.name(c)}"
+
+
 def test_railway_beside_a_road_where_they_share_hexes(pls):
     lines = map_lines.polylines(pls)
     road_points = {}

@@ -66,3 +66,77 @@ def test_legend_lists_the_printed_set_up_marks(eotid):
 def test_pls_has_a_compass_with_north_to_the_left(pls):
     assert pls.doc["map"]["compass"]["north"] == "left"
     assert map_image.COMPASS_ANGLE["left"] == 180
+
+
+def test_pls_compass_covers_no_road_river_place_or_number(pls):
+    grid = pls.grid
+    sheet = grid.spec.sheets[0].id
+    left, top, width, height = map_image.board_rect(grid, sheet)
+    cx, cy, r = map_image.compass_place(pls, sheet, (width, height), (left, top))
+    disc = r * 1.15
+    assert disc < cx < width - disc and disc < cy < height - disc          # on the board
+    from builder.render import map_hexsides, map_lines
+    strokes = [pts for _, _, pts in map_lines.polylines(pls)]
+    strokes += [c for _, _, sides in pls.runs for c in map_hexsides.chains(grid, sides)]
+    for pts in strokes:
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            for k in range(11):
+                x, y = x0 + (x1 - x0) * k / 10 - left, y0 + (y1 - y0) * k / 10 - top
+                assert (x - cx) ** 2 + (y - cy) ** 2 > disc ** 2
+    rule = pls.doc["map"]["hex_numbers"]
+    for h in grid.all_hexes():
+        x, y = grid.centre(h)
+        x, y = x - left, y - top
+        if h in pls.locations:
+            assert (x - cx) ** 2 + (y - cy) ** 2 > disc ** 2, grid.name(h)
+        if map_image.numbered(grid, h, rule):
+            assert (x - cx) ** 2 + (y - grid.spec.hex_size * 0.36 - cy) ** 2 > disc ** 2, grid.name(h)
+
+
+def test_place_names_stay_inside_the_maps_outer_edges():
+    """A name in a hex on the map's edge is moved inward, not cut off by the edge (across a seam it runs on)."""
+    from PIL import ImageDraw
+    from builder.render import map_markers
+    from builder.render.map_style import Scale
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    for game in ("iron-dream", "panzers-last-stand"):
+        report = validate_game(game)
+        data = map_data.load(report.model.map_doc, report.grid)
+        grid, sc = data.grid, Scale(data.grid.spec.hex_size)
+        boards = [s.id for s in grid.spec.sheets] if grid.spec.has_sheets else [None]
+        for sheet in boards:
+            left, top, width, height = map_image.board_rect(grid, sheet)
+            within = map_image.label_bounds(grid, sheet, (width, height))
+            for h, loc in data.locations.items():
+                if grid.spec.has_sheets and board_showing(grid, h) != sheet:
+                    continue
+                x, y = grid.centre(h)
+                placed = map_markers.name_box(probe, loc, x - left, y - top, sc, sc.name_font, within)
+                if placed:
+                    box = placed[4]
+                    assert within[0] <= box[0] + 0.01 and box[2] <= within[2] + 0.01, (game, loc.get("name"))
+        # a long name in a corner hex is moved in from the edge
+        h = min(grid.all_hexes(), key=lambda h: grid.centre(h))
+        sheet = board_showing(grid, h) if grid.spec.has_sheets else None
+        left, top, width, height = map_image.board_rect(grid, sheet)
+        x, y = grid.centre(h)
+        within = map_image.label_bounds(grid, sheet, (width, height))
+        placed = map_markers.name_box(probe, {"name": "A long place name on the edge"}, x - left, y - top, sc,
+                                      sc.name_font, within)
+        assert placed[4][0] >= within[0] - 0.01 and placed[0] > x - left, game
+
+
+def test_legend_title_wraps_inside_the_panel_and_water_shows_its_shore(pls):
+    from builder.render.colors import parse_color
+    lay = map_legend.layout(pls)
+    s = pls.grid.spec.hex_size
+    lines = [(item, x, y) for kind, item, x, y in lay.entries if kind == "title"]
+    assert " ".join(t for t, _, _ in lines) == pls.doc["map"]["title"] and len(lines) >= 2
+    font = map_legend.title_font(s)
+    boxes = [x for kind, _, x, _ in lay.entries if kind == "box"]
+    assert all(x + font.getlength(t) <= min(boxes) for t, x, _ in lines)    # clear of the boxes' column
+    img = Image.new("RGB", (lay.width, lay.height), (255, 255, 255))
+    map_legend.draw_panel(img, pls, lay)
+    x, y = next((x, y) for kind, item, x, y in lay.entries if kind == "terrain" and item["id"] == "lake")
+    top = (round(x + s * 0.35), round(y + s * 0.35 - s * 0.34) + 1)     # just inside the sample's top corner
+    assert img.getpixel(top) == parse_color(pls.terrain_types["lake"]["shore"])[:3]

@@ -59,7 +59,8 @@ def run_corners(grid, run) -> dict:
 
 def inland_rivers(data, runs, rivers) -> list[str]:
     """Watercourses that are not one line, rivers whose two ends are both inland (neither on the edge, at the sea or a
-    lake, nor on another watercourse), and mouths that stop one hexside short of the water."""
+    lake, nor on another watercourse), rivers that flow in over the map edge but end inland, and ends that stop
+    one hexside short of the water."""
     grid = data.grid
     around = corner_hexes(grid)
     corners = {r["name"]: run_corners(grid, r) for r in runs}
@@ -91,12 +92,14 @@ def inland_rivers(data, runs, rivers) -> list[str]:
         at = [mouth(v, run["name"]) for v in ends]
         if not any(at):
             bad.append(f"{run['name']} ends inland at both ends")
-        # A river flowing in over the map's edge has its mouth at its inland end: that end must reach the water,
-        # not stop a hexside short of it (a source may lie anywhere).
+        # Every river on the shipped maps that crosses the map's edge flows in over it (its source is off the map),
+        # so its other end is its mouth and must reach the water; an end a hexside short of it reads as a gap.
         inland = [v for v, m in zip(ends, at) if not m]
-        if len(inland) == 1 and len(around[ends[at.index(True)]]) < 3 or len(inland) == 2:
-            bad += [f"{run['name']} stops a hexside short at {'/'.join(sorted(grid.name(h) for h in around[v]))}"
-                    for v in inland if gap(v, run["name"])]
+        name = lambda v: "/".join(sorted(grid.name(h) for h in around[v]))  # noqa: E731
+        if len(inland) == 1 and len(around[ends[at.index(True)]]) < 3:
+            bad.append(f"{run['name']} flows in over the map edge and ends inland at {name(inland[0])}")
+        if not any(at):   # which end was meant to be the mouth is unknown: name the one a hexside short
+            bad += [f"{run['name']} stops a hexside short at {name(v)}" for v in inland if gap(v, run["name"])]
     return bad
 
 
@@ -140,7 +143,8 @@ def test_no_hex_is_ringed_by_rivers(game):
 
 def test_the_checks_fail_on_the_defects_they_are_for():
     """The EotID rivers as they were: the Elbe on three sides of Hamburg (Y19) and the Kiel Canal on two; the Oder
-    stopping a hexside short of the Baltic; the Prut running along the Dniester."""
+    stopping a hexside short of the Baltic; a river from the map's edge ending inland; the Prut running along the
+    Dniester."""
     report = validate_game("iron-dream")
     data = map_data.load(report.model.map_doc, report.grid)
     grid = data.grid
@@ -152,6 +156,9 @@ def test_the_checks_fail_on_the_defects_they_are_for():
                                                            "Oder stops a hexside short at V23/W23/W24"]
     oder["sides"].append(["W23", "W24"])          # now it reaches X23, the Baltic
     assert inland_rivers(data, [oder], {"major-river"}) == []
+    dnieper = {"name": "Dnieper", "type": "major-river", "sides": [["I39", "J39"], ["I39", "J38"]]}
+    assert inland_rivers(data, [dnieper], {"major-river"}) == [
+        "Dnieper flows in over the map edge and ends inland at I38/I39/J38"]
     prut = {"name": "Prut", "type": "river", "sides": [["J32", "K33"], ["K32", "K33"]]}
     dniester = {"name": "Dniester", "type": "river", "sides": [["K33", "L32"], ["K32", "L32"], ["K32", "K33"]]}
     assert shared_sides(grid, [prut, dniester]) == ["K32|K33 on Prut and Dniester"]

@@ -21,6 +21,7 @@ class MapData:
     line_types: dict = field(default_factory=dict)
     layer: mapterrain.TerrainLayer = field(default_factory=mapterrain.TerrainLayer)
     hexsides: list = field(default_factory=list)    # (type dict, Hex, Hex)
+    runs: list = field(default_factory=list)        # (type dict, run name, [(Hex, Hex), ...]): one per hexsides entry
     lines: list = field(default_factory=list)       # (type dict, [Hex, ...])
     locations: dict = field(default_factory=dict)   # Hex -> location dict
     nation: dict = field(default_factory=dict)      # Hex -> nation region id
@@ -61,8 +62,9 @@ def load(map_doc: dict, grid) -> MapData:
         kind = data.hexside_types.get(run.get("type"))
         if kind is None:
             raise BuildError(f"hexside type {run.get('type')!r} is not declared")
-        for a, b in run.get("sides") or []:
-            data.hexsides.append((kind, parse(a), parse(b)))
+        sides = [(parse(a), parse(b)) for a, b in run.get("sides") or []]
+        data.hexsides += [(kind, a, b) for a, b in sides]
+        data.runs.append((kind, run.get("name") or kind["id"], sides))
     for line in map_doc.get("lines") or []:
         kind = data.line_types.get(line.get("type"))
         if kind is None:

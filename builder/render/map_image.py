@@ -14,9 +14,8 @@ from PIL import Image, ImageDraw
 
 from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
-from builder.render import fonts, map_lines, map_symbols
-from builder.render.map_style import (BORDER_INK, darker, GRID_INK, INK, PORT_BLUE, SHEET_INK, VP_RED, Scale,
-                                      draw_pattern, rgba, star, swastika, triangle)
+from builder.render import fonts, map_hexsides, map_lines, map_markers, map_symbols
+from builder.render.map_style import BORDER_INK, GRID_INK, INK, SHEET_INK, VP_RED, Scale, draw_pattern, rgba
 
 OFF_MAP = (232, 232, 226)
 UNSET = (255, 255, 255, 255)   # a hex no terrain covers
@@ -94,6 +93,7 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     progress.step(f"{label}: terrain", total, total)
     for h in hexes:
         draw.polygon(poly(h), outline=GRID_INK, width=sc.grid_width)
+    _shores(draw, data, hexes, (left, top), sc)
     _borders(draw, data, hexes, (left, top), sc)
     _hexsides(draw, data, (left, top), sc, set(hexes))
     _lines(draw, data, (left, top), sc, set(hexes))
@@ -102,9 +102,10 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     shown = set(sheet_hexes(grid, sheet, pad=sc.size * 1.5))
     _region_labels(draw, data, shown, (left, top), sc)
     _hex_numbers(draw, data, sorted(shown), at, sc)
+    within = label_bounds(grid, sheet, (width, height))
     for h, loc in sorted(data.locations.items()):
         if h in shown:
-            _location(draw, loc, *at(h), sc)
+            map_markers.location(draw, loc, *at(h), sc, sc.name_font, within)
     _frame(draw, grid, sheet, (left, top, width, height), sc)
     if sheet is not None:   # in the corner on the map's outer edges, not in the middle of the joined map
         inner = {(axis, side) for axis, side, _ in seams(grid, sheet)}
@@ -116,7 +117,7 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
                   stroke_width=3, stroke_fill=HALO)
     compass = (data.doc.get("map") or {}).get("compass")
     if compass and (sheet is None or sheet == grid.spec.sheets[0].id):
-        _compass(draw, compass["north"], grid, sheet, (width, height), sc)
+        _compass(draw, data, compass["north"], sheet, (width, height), (left, top), sc)
     progress.step(f"{label}: labels", total, total)
     return img
 
@@ -138,16 +139,29 @@ def numbered(grid, h, rule: dict | None) -> bool:
     return index % rule["every"] == 0
 
 
+def number_plate(draw, text, x, y, font, pad: float) -> tuple[float, float, float, float]:
+    """Where a hex number and the knock-out behind it go: the text's box grown by ``pad``."""
+    left, top, right, bottom = draw.textbbox((x, y), text, font=font, anchor="mm")
+    return left - pad, top - pad, right + pad, bottom + pad
+
+
 def _hex_numbers(draw, data, hexes, at, sc):
+    """Hex numbers drawn last over a knock-out in the hex's own colour, so a road or railway running through the
+    top of the hex is interrupted under the number instead of striking through it."""
     grid = data.grid
     rule = (data.doc.get("map") or {}).get("hex_numbers")
     id_font = fonts.font(sc.id_font, "regular")
     dot = sc.size * 0.022
+    pad = max(1.0, sc.size * 0.02)
     for h in hexes:
         cx, cy = at(h)
         y = cy - sc.size * 0.36
         if numbered(grid, h, rule):
-            draw.text((cx, y), hex_name(grid, h), font=id_font, fill=ID_INK, anchor="mm")
+            text = hex_name(grid, h)
+            kind = data.terrain_of(h)
+            plate = rgba(kind["color"], f"terrain type {kind['id']}") if kind else UNSET
+            draw.rounded_rectangle(number_plate(draw, text, cx, y, id_font, pad), radius=pad, fill=plate[:3] + (255,))
+            draw.text((cx, y), text, font=id_font, fill=ID_INK, anchor="mm")
         elif (rule or {}).get("others", "dot") == "dot":   # where the number would be: count along the row
             draw.ellipse((cx - dot, y - dot, cx + dot, y + dot), fill=ID_INK)
 
@@ -155,14 +169,44 @@ def _hex_numbers(draw, data, hexes, at, sc):
 COMPASS_ANGLE = {"up": -90, "down": 90, "left": 180, "right": 0}   # image angle of north, degrees
 
 
-def _compass(draw, north, grid, sheet, size, sc):
-    """A compass rose (an arrow to north with N, E, S, W) in the board's outer corner, above the map letter."""
+def compass_place(data, sheet, size, origin) -> tuple[float, float, float]:
+    """Centre and radius of the compass rose: in the board's outer corner, above the map letter, or moved along
+    the board's outer edge to the first place where it covers no road, river, place or printed hex number."""
+    grid, sc = data.grid, Scale(data.grid.spec.hex_size)
     width, height = size
     inner = {(axis, side) for axis, side, _ in (seams(grid, sheet) if sheet is not None else ())}
     right, bottom = (0, 0) in inner, (1, 0) in inner
     r = sc.size * 0.42
-    cx = width - sc.size * 0.8 if right else sc.size * 0.8
-    cy = height - sc.size * 1.35 if bottom else sc.size * 1.35
+    x0 = width - sc.size * 0.8 if right else sc.size * 0.8
+    y0 = height - sc.size * 1.35 if bottom else sc.size * 1.35
+    clear = r * 1.15 + sc.size * 0.08
+    ox, oy = origin
+    strokes = [[(x - ox, y - oy) for x, y in pts] for _, _, pts in map_lines.polylines(data)]
+    strokes += [[(x - ox, y - oy) for x, y in chain] for _, _, sides in data.runs
+                for chain in map_hexsides.chains(grid, sides)]
+    rule = (data.doc.get("map") or {}).get("hex_numbers")
+    spots = [grid.centre(h) for h in data.locations]
+    spots += [(x, y - sc.size * 0.36) for h in grid.all_hexes() if numbered(grid, h, rule)
+              for x, y in [grid.centre(h)]]
+    spots = [(x - ox, y - oy) for x, y in spots]
+    step = sc.size * 0.9
+    for k in range(12):   # up the side edge first (away from the letter), then along the top or bottom edge
+        for cx, cy in ((x0, y0 + (-k if bottom else k) * step), (x0 + (-k if right else k) * step, y0)):
+            if all(_seg_dist((cx, cy), p, q) > clear for pts in strokes for p, q in zip(pts, pts[1:])) and \
+                    all(math.dist((cx, cy), q) > clear for q in spots):
+                return cx, cy, r
+    return x0, y0, r
+
+
+def _seg_dist(c, p, q) -> float:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    t = max(0.0, min(1.0, ((c[0] - p[0]) * dx + (c[1] - p[1]) * dy) / ((dx * dx + dy * dy) or 1.0)))
+    return math.dist(c, (p[0] + dx * t, p[1] + dy * t))
+
+
+def _compass(draw, data, north, sheet, size, origin, sc):
+    """A compass rose (an arrow to north with N, E, S, W), placed by compass_place."""
+    cx, cy, r = compass_place(data, sheet, size, origin)
     draw.ellipse((cx - r * 1.15, cy - r * 1.15, cx + r * 1.15, cy + r * 1.15), fill=(255, 255, 255, 215),
                  outline=INK, width=sc.width(0.015))
     base = math.radians(COMPASS_ANGLE[north])
@@ -182,6 +226,16 @@ def _compass(draw, north, grid, sheet, size, sc):
         draw.text((lx, ly), letter, font=f, fill=fill, anchor="mm", stroke_width=2, stroke_fill=HALO)
 
 
+def label_bounds(grid, sheet, size) -> tuple[float, float, float, float]:
+    """The box a place name must stay inside on this board: its outer edges (a name there is moved inward rather
+    than cut by the map's edge); across a seam it may run on, the next board draws the rest."""
+    width, height = size
+    inner = {(axis, side) for axis, side, _ in (seams(grid, sheet) if sheet is not None else ())}
+    pad = grid.spec.hex_size * 0.04
+    return (-math.inf if (0, 0) in inner else pad, -math.inf if (1, 0) in inner else pad,
+            math.inf if (0, 1) in inner else width - pad, math.inf if (1, 1) in inner else height - pad)
+
+
 def _frame(draw, grid, sheet, rect, sc):
     """The map's edge line, on the board's outer edges only (a seam edge joins the next sheet)."""
     left, top, width, height = rect
@@ -192,6 +246,22 @@ def _frame(draw, grid, sheet, rect, sc):
     for key, (p, q) in edges.items():
         if key not in inner:
             draw.line((p, q), fill=SHEET_INK, width=w)
+
+
+def _shores(draw, data, hexes, origin, sc):
+    """A shoreline along each side between water drawn with a ``shore`` and terrain without one, so a lake or the
+    sea reads as one body of water shaped by its hexes."""
+    grid = data.grid
+    w = sc.width(0.035)
+    for h in hexes:
+        kind = data.terrain_of(h) or {}
+        if not kind.get("shore"):
+            continue
+        colour = rgba(kind["shore"], f"terrain type {kind['id']} shore")
+        for n in grid.neighbours(h):
+            if not (data.terrain_of(n) or {}).get("shore"):
+                p, q = side_segment(grid, h, n, origin)
+                map_symbols.round_line(draw, p, q, colour, w)
 
 
 def _borders(draw, data, hexes, origin, sc):
@@ -210,35 +280,48 @@ def _borders(draw, data, hexes, origin, sc):
 
 
 def _hexsides(draw, data, origin, sc, on_board):
+    """Crossing symbols per side; rivers, streams and other line styles as continuous strokes along each run
+    (map_hexsides.chains), every band of a double line before any core so runs join."""
     grid = data.grid
     ox, oy = origin
     doubles = []
     for kind, a, b in data.hexsides:
-        if a not in on_board and b not in on_board:
+        if kind.get("style") != "crossing" or (a not in on_board and b not in on_board):
             continue
         colour = rgba(kind["color"], f"hexside type {kind['id']}")
         w = max(2, round(sc.size * float(kind.get("width", 0.08))))
+        # a symbol across the side, centre to centre (a road, an invasion arrow)
+        (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
+        mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
+        ends = [(mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
+                for x, y in ((ax - ox, ay - oy), (bx - ox, by - oy))]
+        target = data.arrow_target(a, b)   # e.g. an invasion arrow: from the unplayable side to the playable one
+        tail, tip = (ends[1], ends[0]) if target == a else (ends[0], ends[1])
+        map_symbols.crossing(draw, tail, tip, colour, w, sc.size, arrow=target is not None)
+    for kind, _, sides in data.runs:
         style = kind.get("style", "line")
-        if style == "crossing":   # a symbol across the side, centre to centre (a road, an invasion arrow)
-            (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
-            mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
-            ends = [(mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
-                    for x, y in ((ax - ox, ay - oy), (bx - ox, by - oy))]
-            target = data.arrow_target(a, b)   # e.g. an invasion arrow: from the unplayable side to the playable one
-            tail, tip = (ends[1], ends[0]) if target == a else (ends[0], ends[1])
-            map_symbols.crossing(draw, tail, tip, colour, w, sc.size, arrow=target is not None)
+        if style == "crossing" or not any(a in on_board or b in on_board for a, b in sides):
             continue
-        p, q = side_segment(grid, a, b, origin)
-        if style == "double":
-            doubles.append((p, q, colour, w))
-        else:
-            map_symbols.side_stroke(draw, style, p, q, colour, w)
+        colour = rgba(kind["color"], f"hexside type {kind['id']}")
+        w = max(2, round(sc.size * float(kind.get("width", 0.08))))
+        if style not in map_hexsides.CHAINED:   # per-side symbols (blocked, dashed)
+            for a, b in sides:
+                p, q = side_segment(grid, a, b, origin)
+                map_symbols.side_stroke(draw, style, p, q, colour, w)
+            continue
+        for chain in map_hexsides.chains(grid, sides):
+            pts = [(x - ox, y - oy) for x, y in chain]
+            if style == "double":
+                doubles.append((pts, colour, w))
+            else:
+                map_symbols.chain_stroke(draw, style, pts, colour, w, sc.size)
     for layer in ("band", "core"):   # every band before any core, so runs of sides join
-        for p, q, colour, w in doubles:
-            map_symbols.side_stroke(draw, "double", p, q, colour, w, layer)
+        for pts, colour, w in doubles:
+            map_symbols.chain_stroke(draw, "double", pts, colour, w, sc.size, layer)
 
 
-REGION_INK = {"sea": (30, 70, 150, 150), "nation": (120, 20, 50, 120)}
+REGION_INK = {"sea": (30, 70, 150, 150), "lake": (25, 60, 140, 200), "nation": (120, 20, 50, 120)}
+REGION_SIZE = {"sea": 0.26, "lake": 0.17, "nation": 0.2}
 
 
 def _region_labels(draw, data, on_board, origin, sc):
@@ -259,7 +342,7 @@ def _region_labels(draw, data, on_board, origin, sc):
         if h not in on_board:
             continue
         x, y = grid.centre(h)
-        size = sc.size * (0.26 if reg["kind"] == "sea" else 0.2)
+        size = sc.size * REGION_SIZE[reg["kind"]]
         draw.text((x - origin[0], y - origin[1] + sc.size * 0.12), reg["name"].upper(), font=fonts.font(size, "bold"),
                   fill=ink, anchor="mm")
 
@@ -274,59 +357,3 @@ def _lines(draw, data, origin, sc, on_board):
         colour = rgba(kind["color"], f"line type {kind['id']}")
         w = max(1, round(sc.size * float(kind.get("width", 0.05))))
         map_symbols.line_stroke(draw, kind.get("style", "solid"), [(x - ox, y - oy) for x, y in points], colour, w)
-
-
-ROMAN_SIZE = 0.11
-
-
-def _location(draw, loc, cx, cy, sc):
-    s = sc.size
-    city = loc.get("city")
-    if city and city != "urban":
-        r = {"village": 0.07, "town": 0.09, "city": 0.12, "major-city": 0.14, "capital": 0.14}[city] * s
-        ink = PORT_BLUE if loc.get("port") else INK
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=sc.width(0.035))
-        if city == "capital":
-            r2 = r + sc.width(0.045)
-            draw.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), outline=ink, width=sc.width(0.02))
-    name = loc.get("label") or loc.get("name")
-    if name:
-        style = "bold" if city in ("capital", "major-city", "city") else "regular"
-        ink = PORT_BLUE if loc.get("port") else INK
-        draw.text((cx, cy + s * 0.27), name, font=fonts.font(sc.name_font, style), fill=ink, anchor="mm",
-                  stroke_width=2, stroke_fill=HALO)
-    if loc.get("vp") is not None:
-        x, y, r = cx + s * 0.25, cy - s * 0.12, s * 0.1
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 255), outline=VP_RED, width=sc.width(0.025))
-        draw.text((x, y), f"{loc['vp']:g}", font=fonts.font(s * 0.12, "bold"), fill=VP_RED, anchor="mm")
-    if loc.get("wehrkreis"):
-        draw.text((cx - s * 0.25, cy - s * 0.12), str(loc["wehrkreis"]), font=fonts.font(s * ROMAN_SIZE, "bold"),
-                  fill=INK, anchor="mm", stroke_width=2, stroke_fill=HALO)
-    if loc.get("economic"):
-        x, y, u = cx - s * 0.3, cy + s * 0.06, s * 0.05
-        draw.polygon([(x - u, y + u), (x - u, y - u), (x, y), (x, y - u), (x + u, y), (x + u, y + u)], fill=INK)
-    if loc.get("supply_source"):
-        x, y, u = cx + s * 0.3, cy + s * 0.08, s * 0.06
-        draw.rectangle((x - u, y - u, x + u, y + u), fill=(255, 255, 255, 255), outline=INK, width=1)
-        draw.text((x, y), "S", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm")
-    symbol = loc.get("symbol")
-    if symbol:
-        x, y, r = cx - s * 0.1, cy - s * 0.22, s * 0.08
-        if symbol == "swastika":
-            for p, q in swastika(x, y, r * 0.8):
-                draw.line((p, q), fill=INK, width=sc.width(0.025))
-        elif symbol in ("red-star", "white-star"):
-            fill = VP_RED if symbol == "red-star" else (255, 255, 255, 255)
-            draw.polygon(star(x, y, r), fill=fill, outline=INK)
-        elif symbol == "red-triangle":
-            draw.polygon(triangle(x, y, r), fill=VP_RED, outline=INK)
-        else:
-            draw.text((x, y), symbol, font=fonts.font(s * 0.1, "condensed-bold"), fill=VP_RED, anchor="mm",
-                      stroke_width=2, stroke_fill=HALO)
-    if loc.get("fort"):
-        x, y = cx + s * 0.1, cy - s * 0.22
-        draw.text((x, y), f"F{loc['fort']}", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm",
-                  stroke_width=2, stroke_fill=HALO)
-    if loc.get("key_terrain"):
-        x, y, u = cx - s * 0.3, cy + s * 0.08, s * 0.06
-        draw.polygon([(x, y - u), (x + u, y), (x, y + u), (x - u, y)], outline=VP_RED, width=sc.width(0.02))

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 
-from builder.render import fonts, map_symbols
-from builder.render.map_style import INK, PANEL, PORT_BLUE, VP_RED, Scale, draw_pattern, rgba, star, swastika, triangle
+from builder.render import fonts, map_hexsides, map_markers, map_symbols
+from builder.render.map_style import INK, PANEL, Scale, draw_pattern, rgba
 
 
 @dataclass
@@ -73,8 +73,11 @@ def layout(data, min_height: int = 0) -> PanelLayout:
     col_w = round(s * 4.4)
     limit = max(min_height, round(s * 16))
     y = pad
-    entries = [("title", (data.doc.get("map") or {}).get("title") or "Map", pad, y)]
-    y += round(s * 0.6)
+    entries = []
+    for line in _wrap((data.doc.get("map") or {}).get("title") or "Map", title_font(s), col_w):
+        entries.append(("title", line, pad, y))   # a long title wraps inside the legend's column
+        y += round(s * 0.38)
+    y += round(s * 0.22)
     top = y                               # further columns start below the title
     groups = [("Terrain", "terrain", list(data.terrain_types.values())),
               ("Hexsides", "hexside", list(data.hexside_types.values())),
@@ -148,7 +151,7 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
         sx, sy = x + s * 0.35, y + s * 0.35     # sample centre
         tx = x + s * 0.85
         if kind == "title":
-            draw.text((x, y), item, font=fonts.font(s * 0.3, "bold"), fill=INK, anchor="lt")
+            draw.text((x, y), item, font=title_font(s), fill=INK, anchor="lt")
         elif kind == "heading":
             draw.text((x, y), item, font=fonts.font(s * 0.22, "bold"), fill=INK, anchor="lt")
         elif kind == "terrain":
@@ -156,7 +159,9 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             r = s * 0.34
             pts = [(sx + r * dx, sy + r * dy) for dx, dy in
                    ((0, -1), (0.866, -0.5), (0.866, 0.5), (0, 1), (-0.866, 0.5), (-0.866, -0.5))]
-            draw.polygon(pts, fill=colour, outline=INK)
+            shore = item.get("shore")   # water with a shoreline shows it, as the map draws it
+            draw.polygon(pts, fill=colour, outline=rgba(shore, f"terrain type {item['id']} shore") if shore else INK,
+                         width=max(1, round(s * 0.035)) if shore else 1)
             draw_pattern(draw, item.get("pattern"), sx, sy, s * 0.8, colour)
             draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
         elif kind in ("hexside", "line"):
@@ -170,16 +175,20 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
                 draw.line(((sx - s * 0.25, sy), (sx + s * 0.25, sy)), fill=INK, width=1)
                 arrow = item.get("id") in data.arrow_kinds
                 map_symbols.crossing(draw, (sx, sy + s * 0.3), (sx, sy - s * 0.3), colour, w, s, arrow=arrow)
+            elif style in map_hexsides.CHAINED:   # drawn as the map draws a run of sides
+                map_symbols.chain_stroke(draw, style, [left, right], colour, w, s)
             else:
                 map_symbols.side_stroke(draw, style, left, right, colour, w)
             draw.text((tx, sy), item["name"], font=text_f, fill=INK, anchor="lm")
         elif kind == "symbol":
-            _symbol_sample(draw, item, sx, sy, s)
+            if item == "border":
+                _border_sample(draw, sx, sy, s)
+            else:
+                tx = max(tx, _samples(draw, symbol_samples(data, item), x, y, sc) + s * 0.2)
             draw.text((tx, sy), SYMBOL_TEXT[item], font=text_f, fill=INK, anchor="lm")
         elif kind == "mark":   # a printed set-up mark ('65', 'H1'), drawn as the map draws it
             mark, text = item
-            draw.text((sx, sy), mark, font=fonts.font(s * 0.1, "condensed-bold"), fill=VP_RED, anchor="mm",
-                      stroke_width=2, stroke_fill=(255, 255, 255, 255))
+            map_markers.marker(draw, "symbol", {"symbol": mark}, sx, sy, sc)
             draw.text((tx, sy), text, font=text_f, fill=INK, anchor="lm")
         elif kind == "box":
             bx, by, bw, bh = lay.boxes[item["id"]]
@@ -188,6 +197,26 @@ def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
             font = fonts.font(s * 0.16, "bold")
             for k, text in enumerate(_wrap(item["name"], font, bw - s * 0.2)[:3]):
                 draw.text((bx + ox + s * 0.1, by + oy + s * 0.08 + k * s * 0.2), text, font=font, fill=INK, anchor="lt")
+
+
+def sample_centres(n: int, x: float, y: float, s: float) -> list[tuple[float, float]]:
+    """Centres of n symbol samples on the legend line at (x, y): one on the sample point, several side by side."""
+    cy = y + s * 0.35
+    if n == 1:
+        return [(x + s * 0.35, cy)]
+    return [(x + s * (0.15 + SAMPLE_STEP * k), cy) for k in range(n)]
+
+
+def _samples(draw, samples, x, y, sc) -> float:
+    """Draw the markers side by side; returns the last one's centre x."""
+    centres = sample_centres(len(samples), x, y, sc.size)
+    for (name, loc), (cx, cy) in zip(samples, centres):
+        map_markers.marker(draw, name, loc, cx, cy, sc)
+    return centres[-1][0] if centres else x
+
+
+def title_font(s: float):
+    return fonts.font(s * 0.3, "bold")
 
 
 def _wrap(text: str, font, width: float) -> list[str]:
@@ -203,35 +232,33 @@ def _wrap(text: str, font, width: float) -> list[str]:
     return lines + ([cur] if cur else [])
 
 
-def _symbol_sample(draw, name, x, y, s):
-    r = s * 0.12
-    if name in ("city", "capital", "port"):
-        ink = PORT_BLUE if name == "port" else INK
-        draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=max(1, round(s * 0.035)))
-        if name == "capital":
-            r2 = r + s * 0.045
-            draw.ellipse((x - r2, y - r2, x + r2, y + r2), outline=ink, width=max(1, round(s * 0.02)))
-    elif name == "vp":
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255, 255), outline=VP_RED, width=2)
-        draw.text((x, y), "5", font=fonts.font(s * 0.12, "bold"), fill=VP_RED, anchor="mm")
-    elif name == "wehrkreis":
-        draw.text((x, y), "IV", font=fonts.font(s * 0.13, "bold"), fill=INK, anchor="mm")
-    elif name == "economic":
-        u = s * 0.06
-        draw.polygon([(x - u, y + u), (x - u, y - u), (x, y), (x, y - u), (x + u, y), (x + u, y + u)], fill=INK)
-    elif name == "supply":
-        u = s * 0.07
-        draw.rectangle((x - u, y - u, x + u, y + u), fill=(255, 255, 255, 255), outline=INK)
-        draw.text((x, y), "S", font=fonts.font(s * 0.1, "bold"), fill=INK, anchor="mm")
-    elif name == "swastika":
-        for p, q in swastika(x, y, r * 0.7):
-            draw.line((p, q), fill=INK, width=max(1, round(s * 0.025)))
-    elif name in ("red-star", "white-star"):
-        draw.polygon(star(x, y, r), fill=VP_RED if name == "red-star" else (255, 255, 255, 255), outline=INK)
-    elif name == "red-triangle":
-        draw.polygon(triangle(x, y, r), fill=VP_RED, outline=INK)
-    elif name == "key":
-        u = s * 0.07
-        draw.polygon([(x, y - u), (x + u, y), (x, y + u), (x - u, y)], outline=VP_RED, width=2)
-    elif name == "border":
-        draw.line(((x - s * 0.3, y), (x + s * 0.3, y)), fill=(150, 20, 60, 170), width=max(2, round(s * 0.06)))
+def symbol_samples(data, name) -> list[tuple[str, dict]]:
+    """The (marker, location) samples the legend draws for a symbol entry, taken from the map's own locations so
+    each shows what the map prints: every city size used, every VP value (up to four), a real Wehrkreis numeral."""
+    locs = list(data.locations.values())
+    if name == "city":
+        used = {l.get("city") for l in locs}
+        return [("city", {"city": c}) for c in ("village", "town", "city", "major-city") if c in used]
+    if name == "capital":
+        return [("city", {"city": "capital"})]
+    if name == "port":
+        sizes = sorted({l["city"] for l in locs if l.get("port") and l.get("city") in map_markers.CITY_RADIUS},
+                       key=list(map_markers.CITY_RADIUS).index)
+        return [("city", {"city": sizes[0] if sizes else "town", "port": True})]
+    if name == "vp":
+        values = sorted({l["vp"] for l in locs if l.get("vp") is not None})
+        return [("vp", {"vp": v}) for v in values[:4]]
+    if name == "wehrkreis":
+        return [("wehrkreis", {"wehrkreis": min((str(l["wehrkreis"]) for l in locs if l.get("wehrkreis")),
+                                                key=len)})]
+    if name in DRAWN_SYMBOLS:
+        return [("symbol", {"symbol": name})]
+    return [({"supply": "supply", "economic": "economic", "key": "key"}[name],
+             {"supply_source": True, "economic": True, "key_terrain": True})]
+
+
+SAMPLE_STEP = 0.27   # hex sizes between the centres of several samples on one legend line
+
+
+def _border_sample(draw, x, y, s):
+    draw.line(((x - s * 0.3, y), (x + s * 0.3, y)), fill=(150, 20, 60, 170), width=max(2, round(s * 0.06)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from builder.render import map_hexsides
 from builder.render.map_style import INK, darker
 
 
@@ -15,17 +16,9 @@ def round_line(draw, p, q, colour, w):
         draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
-def side_stroke(draw, style: str, p, q, colour, w: int, layer: str = "all") -> None:
-    """A hexside feature along the side p..q. A 'double' side is a dark band with a lighter core; the map draws
-    every band (layer='band') before any core (layer='core') so runs of sides join."""
-    if style == "double":
-        if layer in ("all", "band"):
-            round_line(draw, p, q, darker(colour, 0.45), w)
-        if layer in ("all", "core"):
-            round_line(draw, p, q, colour, max(1, round(w * 0.5)))
-        return
-    if layer == "core":
-        return
+def side_stroke(draw, style: str, p, q, colour, w: int) -> None:
+    """A hexside feature drawn side by side (dashed, blocked ...) along the side p..q; lines and rivers are drawn
+    along whole runs instead (chain_stroke)."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     d = math.hypot(dx, dy) or 1
     if style == "dashed":
@@ -38,13 +31,34 @@ def side_stroke(draw, style: str, p, q, colour, w: int, layer: str = "all") -> N
         for t in (0.2, 0.5, 0.8):
             x, y = p[0] + dx * t, p[1] + dy * t
             draw.line(((x - nx, y - ny), (x + nx, y + ny)), fill=colour, width=max(1, w // 2))
-    elif style == "wavy":
-        nx, ny = -dy / d * w * 0.6, dx / d * w * 0.6
-        pts = [(p[0] + dx * t / 8 + nx * math.sin(t * math.pi / 2), p[1] + dy * t / 8 + ny * math.sin(t * math.pi / 2))
-               for t in range(9)]
-        draw.line(pts, fill=colour, width=max(1, w // 2 + 1), joint="curve")
     else:
-        round_line(draw, p, q, colour, w)   # round ends so runs of sides join
+        round_line(draw, p, q, colour, w)
+
+
+def chain_stroke(draw, style: str, pts, colour, w: int, size: float, layer: str = "all") -> None:
+    """A hexside feature along a chain of sides (corner points from map_hexsides.chains): one continuous stroke
+    that bends round the corners. 'wavy' (a stream) is a thin line with a gentle wave along its whole length;
+    'double' a dark band with a lighter core (the map draws every band, layer='band', before any core)."""
+    line = map_hexsides.rounded(pts)
+    if style == "double":
+        if layer in ("all", "band"):
+            _stroke(draw, line, darker(colour, 0.45), w)
+        if layer in ("all", "core"):
+            _stroke(draw, line, colour, max(1, round(w * 0.5)))
+        return
+    if layer == "core":
+        return
+    if style == "wavy":
+        w = max(1, w // 2 + 1)
+        line = map_hexsides.wavy(line, amplitude=max(1.0, size * 0.022), wavelength=size * 0.29)
+    _stroke(draw, line, colour, w)
+
+
+def _stroke(draw, pts, colour, w: int) -> None:
+    draw.line(pts, fill=colour, width=w, joint="curve")
+    r = w / 2
+    for x, y in (pts[0], pts[-1]):   # round ends
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
 def crossing(draw, tail, tip, colour, w: int, size: float, arrow: bool) -> None:
