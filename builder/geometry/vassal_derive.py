@@ -72,13 +72,23 @@ def seams(grid: Grid, sheet: str) -> tuple[tuple[int, int, int], ...]:
         other = [grid.centre(h) for h in theirs - mine]
         if not own or not other:           # one sheet inside the other: no seam to cut
             continue
+        # One cut per neighbour, across the axis that separates the two sheets' own hexes most: that alone
+        # makes the boards disjoint, and a second cut across the other axis (where staggered rows only seem
+        # apart) would leave shared hexes on neither board.
+        best = None
         for axis in (0, 1):
             lo_own, hi_own = min(p[axis] for p in own), max(p[axis] for p in own)
             lo_other, hi_other = min(p[axis] for p in other), max(p[axis] for p in other)
             if hi_own + 1 < lo_other:      # the neighbour lies beyond our high edge
-                cuts.append((axis, 1, round((hi_own + lo_other) / 2)))
+                cut = (lo_other - hi_own, (axis, 1, round((hi_own + lo_other) / 2)))
             elif hi_other + 1 < lo_own:    # ... beyond our low edge
-                cuts.append((axis, 0, round((hi_other + lo_own) / 2)))
+                cut = (lo_own - hi_other, (axis, 0, round((hi_other + lo_own) / 2)))
+            else:
+                continue
+            if best is None or cut[0] > best[0]:
+                best = cut
+        if best:
+            cuts.append(best[1])
     return tuple(cuts)
 
 
