@@ -178,7 +178,7 @@ def test_the_legend_draws_the_maps_own_symbols_and_values():
     in_legend = sorted({loc["vp"] for name, loc in calls if name == "vp" and len(loc) == 1})
     assert on_map == values and in_legend == values[:4]
     # the legend's first VP sample prints its value in the marker's red where the map prints a 1
-    lay = map_legend.layout(data)
+    lay = map_legend.layout(data, min_height=map_image.board_rect(report.grid, None)[3])   # as map_build lays it out
     x, y = next((x, y) for kind, item, x, y in lay.entries if kind == "symbol" and item == "vp")
     (cx, cy), *_ = map_legend.sample_centres(len(samples), x + map_image.board_rect(report.grid, None)[2], y,
                                              report.grid.spec.hex_size)
