@@ -150,6 +150,9 @@ class Context:
     memo: dict = field(default_factory=dict)       # key -> bytes made or read in this run
     inputs: list = field(default_factory=list)     # the game's data files (for the manifest)
     files: dict = field(default_factory=dict)      # path -> bytes of every file written in this run
+    known: dict = field(default_factory=dict)      # staged path -> (sha, stamp) the last build recorded
+    writer: "LooseWriter | None" = None            # writes a staged folder's files in the background
+    written: dict = field(default_factory=dict)    # final path -> bytes, once the staged folder is in place
 
     def lookup(self, key: str) -> bytes | None:
         data = self.memo.get(key)
@@ -172,22 +175,43 @@ class Context:
 
     def summary(self) -> str:
         """What was rebuilt and what reused, e.g. 'rebuilt 2 counter faces, 1 module; reused ...'."""
-        def part(counts):
-            return ", ".join(f"{n:,} {kind}" for kind, n in counts.items()) or "nothing"
+        from builder.words import count
+
+        def part(counts):   # kinds are singular nouns
+            return ", ".join(count(n, kind) for kind, n in counts.items()) or "nothing"
         text = f"rebuilt {part(self.rebuilt)}; reused {part(self.reused)}"
         if self.cache is not None and self.cache.dropped:
             text += f" ({self.cache.dropped} corrupt cache entr{'y' if self.cache.dropped == 1 else 'ies'} dropped)"
         return text
 
-    def write(self, path: Path, data: bytes) -> bool:
-        """Write one output file: in a staged folder without fsync and only if it changed,
-        otherwise atomically (builder.atomic). Returns whether it wrote."""
-        self.files[Path(path)] = data
-        if self.loose:
-            return write_loose(path, data)
-        from builder.atomic import write_bytes
-        write_bytes(path, data)
-        return True
+    def write(self, path: Path, data: bytes) -> None:
+        """Write one output file: in a staged folder without fsync, only if it changed and on the
+        background writer when there is one (see :meth:`finish_writing`), otherwise atomically
+        (builder.atomic)."""
+        path = Path(path)
+        self.files[path] = data
+        if not self.loose:
+            from builder.atomic import write_bytes
+            write_bytes(path, data)
+        elif self.writer is not None:
+            self.writer.put(path, data, self.known.get(path))
+        else:
+            write_loose(path, data, self.known.get(path))
+
+    def pool(self, tasks: int):
+        """A pool of ``min(jobs, tasks)`` forked worker processes. The background writer is let
+        finish what it has first: a process forked while another thread holds a lock inherits the
+        lock held, for good."""
+        import multiprocessing
+        if self.writer is not None:
+            self.writer.drain()
+        return multiprocessing.get_context("fork").Pool(min(self.jobs, tasks))
+
+    def finish_writing(self) -> None:
+        """Wait for the background writer; raises the OSError of the first file it could not write."""
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            writer.finish()
 
     def read(self, path: Path) -> bytes:
         """A file's bytes: as this run wrote it (a later step gets an earlier step's images from
@@ -233,17 +257,24 @@ def default_jobs() -> int:
 
 # ---------------------------------------------------------------------------- output files
 
-def write_loose(path: Path, data: bytes) -> bool:
+def write_loose(path: Path, data: bytes, known: tuple | None = None) -> bool:
     """Write one file of a staged output folder (see :func:`staged_dir`): nothing when it already
     holds these bytes, else a new file (never in place: it may be a hard link to the previous
-    output). No fsync: the folder appears as a whole. Returns whether it wrote."""
+    output). No fsync: the folder appears as a whole. ``known``: the (SHA-256, stamp) the last
+    build recorded for this file; a file with that stamp is known by its hash, not read again.
+    Returns whether it wrote."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         st = None
     if st is not None:
-        if st.st_size == len(data) and Path(path).read_bytes() == data:
-            return False
+        if st.st_size == len(data):
+            if known is not None and known[1] == [st.st_size, st.st_mtime_ns, st.st_ino]:
+                same = known[0] == hashlib.sha256(data).hexdigest()
+            else:
+                same = Path(path).read_bytes() == data
+            if same:
+                return False
         os.unlink(path)
     try:
         fh = open(path, "wb")
@@ -253,6 +284,43 @@ def write_loose(path: Path, data: bytes) -> bool:
     with fh:
         fh.write(data)
     return True
+
+
+class LooseWriter:
+    """Writes a staged folder's files on one background thread, in the order given: opening and
+    writing files releases the GIL, so the build goes on drawing and packaging meanwhile (a build
+    writes thousands of small images, and creating a file is slow on a busy disk). After the first
+    error nothing more is written; :meth:`finish` raises it."""
+
+    def __init__(self):
+        import queue
+        import threading
+        self._queue = queue.Queue()
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._run, name="loose-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, path: Path, data: bytes, known: tuple | None = None) -> None:
+        self._queue.put((path, data, known))
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            if self._error is None:
+                try:
+                    write_loose(*item)
+                except OSError as exc:
+                    self._error = exc
+            self._queue.task_done()
+
+    def drain(self) -> None:
+        """Wait until everything put so far is written (or skipped after an error)."""
+        self._queue.join()
+
+    def finish(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
 
 
 _RENAME_EXCHANGE = 2
@@ -365,11 +433,21 @@ class Manifest:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def record(self, game_id: str, inputs: list[Path], written: list[Path]) -> None:
+    def recorded_outputs(self) -> dict[str, tuple]:
+        """{path relative to the output root: (SHA-256, stamp)} of the last recorded build."""
+        try:
+            return {rel: tuple(v) for rel, v in json.loads(self.path.read_text())["outputs"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def record(self, game_id: str, inputs: list[Path], written: list[Path], contents: dict | None = None) -> None:
+        """``contents``: {path: bytes} of files this run wrote, hashed from memory rather than read back."""
         if self.path is None:
             return
+        contents = contents or {}
         ins = sorted({str(Path(p).resolve()) for p in [*self.sources.counter_files, *inputs]})
-        outputs = {os.path.relpath(p, self.out_root): (file_digest(Path(p)), _stamp(Path(p))) for p in written}
+        outputs = {os.path.relpath(p, self.out_root): (digest_bytes(contents[p]) if p in contents
+                                                       else file_digest(Path(p)), _stamp(Path(p))) for p in written}
         data = json.dumps({"game": game_id, "key": self._key(ins), "inputs": ins, "outputs": outputs},
                           indent=1, sort_keys=True).encode()
         self.path.parent.mkdir(parents=True, exist_ok=True)

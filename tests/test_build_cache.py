@@ -1,15 +1,23 @@
 """Incremental builds: a cached, a parallel and a clean build give the same bytes; a changed unit
 redraws only its faces; a corrupt cache entry is found and rebuilt; a crash leaves the old output."""
 
+import errno
+import io
 import re
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from builder import buildcache
 from builder.cli import main
+from builder.gamedata.validate import validate_game
+from builder.render import counter_build
+from builder.render.counter_contact import contact_sheet
+from builder.render.counter_pieces import pieces
+from test_counters_support import bcs_game
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -57,8 +65,9 @@ def test_changing_one_unit_redraws_its_faces_and_repackages_the_module_only(tiny
     assert "front: {attack: 6" in text
     game.write_text(text.replace("front: {attack: 6", "front: {attack: 7", 1))
     summary = _summary(_build(game, out, capsys))
-    assert re.search(r"rebuilt 2 counter faces, 1 contact sheet, 1 module, 1 sheets PDF; reused \d+ map image",
-                     summary), summary
+    # the contact sheet: only the unit's row of counters is drawn again
+    assert re.search(r"rebuilt 2 counter faces, 1 contact sheet row, 1 contact sheet, 1 module, 1 sheets PDF; "
+                     r"reused \d+ map images?, \d+ counter faces, 1 contact sheet row\b", summary), summary
     after = _files(out)
     changed = {name for name in after if after[name] != before.get(name)}
     faces = {name for name in changed if name.startswith("tiny/counters/")}
@@ -110,6 +119,53 @@ def test_a_crash_mid_build_leaves_the_previous_output(tiny_game, tmp_path, capsy
         main(["build", str(game), "--out", str(out), "-q"])
     assert _files(out) == good
     assert [p.name for p in out.iterdir() if p.name.startswith(".") and p.name != buildcache.CACHE_DIR] == []
+
+
+def test_a_file_that_cannot_be_written_leaves_the_previous_output(tiny_game, tmp_path, capsys, monkeypatch):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    good = {k: v for k, v in _files(out).items() if k.startswith("tiny/")}
+    game.write_text(game.read_text().replace("front: {attack: 6", "front: {attack: 7", 1))
+    real = buildcache.write_loose
+
+    def disk_full(path, data, known=None):
+        if Path(path).name == "blue-3-front.png":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, data, known)
+    monkeypatch.setattr(buildcache, "write_loose", disk_full)
+    assert main(["build", str(game), "--out", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"vassal-builder: build: tiny: cannot write {out / 'tiny' / 'counters' / 'blue-3-front.png'}: "
+                                "No space left on device"]
+    assert {k: v for k, v in _files(out).items() if k.startswith("tiny/")} == good
+    assert [p.name for p in out.iterdir() if p.name.startswith(".") and p.name != buildcache.CACHE_DIR] == []
+    monkeypatch.setattr(buildcache, "write_loose", real)   # the next build makes what the failed one could not
+    assert "rebuilt" in _summary(_build(game, out, capsys))
+    assert _files(out)["tiny/counters/blue-3-front.png"] != good["tiny/counters/blue-3-front.png"]
+
+
+def test_unchanged_files_are_known_by_their_recorded_hash_not_read_again(tiny_game, tmp_path, capsys, monkeypatch):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    game.write_text(game.read_text().replace("front: {attack: 6", "front: {attack: 7", 1))
+    read = []
+    real = Path.read_bytes
+
+    def spy(self):
+        if self.suffix == ".png":
+            read.append(self.name)
+        return real(self)
+    monkeypatch.setattr(Path, "read_bytes", spy)
+    _build(game, out, capsys)
+    assert read == []
+    # a file edited since the last build has another stamp: it is read, found different and rewritten
+    monkeypatch.setattr(Path, "read_bytes", real)
+    before = _files(out)
+    (out / "tiny" / "counters" / "red-1-front.png").write_bytes(b"edited")
+    _build(game, out, capsys)
+    assert _files(out) == before
 
 
 def test_staged_dir_replaces_the_folder_at_once_or_not_at_all(tmp_path):
@@ -174,3 +230,23 @@ def test_the_sheets_are_made_from_the_print_faces_not_a_second_drawing(tiny_game
     monkeypatch.setattr(sheets, "render", lambda g, p, f, _s: [counter_face.render(g, p, f, sizes)[1]])
     sheets.write_sheets(game, tmp_path / "b.pdf")
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+def test_the_contact_sheet_from_cached_bands_is_the_sheet_drawn_whole(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    _build(game, out, capsys)
+    sheet = Image.open(out / "tiny" / "counter-contact-sheet.png")
+    model = validate_game(str(game)).model
+    faces = {(p.piece_id, f): Image.open(out / "tiny" / "counters" / f"{p.piece_id}-{f}.png")
+             for p in pieces(model) for f in p.faces}
+    whole = contact_sheet(model.doc["game"]["title"], pieces(model), faces)
+    assert sheet.size == whole.size and sheet.convert("RGB").tobytes() == whole.tobytes()
+    # a game of several rows, one of them short, made of bands outside a build too
+    bcs = bcs_game()
+    pngs = counter_build.face_pngs(bcs)
+    plist = pieces(bcs)
+    assert len(plist) > 8 and len(plist) % 8
+    data = counter_build._contact_sheet(bcs, "BCS", plist, pngs, {k: str(k) for k in pngs})
+    drawn = contact_sheet("BCS", plist, {k: Image.open(io.BytesIO(v[0])) for k, v in pngs.items()})
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.tobytes()

@@ -7,6 +7,7 @@ where ``report`` is the validation report (with the resolved game model and grid
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import sys
@@ -86,7 +87,7 @@ def run(args) -> int:
                 progress.note(f"{game_id}: nothing changed; reused all {len(outputs)} file(s) under "
                               f"{out_root / game_id}")
             continue
-        code, game_id, written, ctx = _build_game(game, sources, out_root, steps, args, cache, progress)
+        code, game_id, written, ctx = _build_game(game, sources, out_root, steps, args, cache, progress, manifest)
         if code == 2 and ctx is None:
             return 2
         status = max(status, code)
@@ -94,7 +95,7 @@ def run(args) -> int:
             continue
         result[game_id] = [str(p) for p in written]
         if code == 0 and sources is not None:
-            manifest.record(game_id, ctx.inputs, written)
+            manifest.record(game_id, ctx.inputs, written, ctx.written)
         if not args.json:
             progress.note(f"{game_id}: {ctx.summary()}; {len(written)} file(s) under {out_root / game_id}")
     cache.close()
@@ -103,7 +104,19 @@ def run(args) -> int:
     return status
 
 
-def _build_game(game, sources, out_root: Path, steps, args, cache, progress):
+class _Discarded(Exception):
+    """A step could not write its files: the staged folder is dropped."""
+
+
+def _shown(filename, stage: Path, out_dir: Path):
+    """A path in the staged folder as the output path it stands for."""
+    if filename is None:
+        return out_dir
+    path = Path(filename)
+    return out_dir / path.relative_to(stage) if path.is_relative_to(stage) else path
+
+
+def _build_game(game, sources, out_root: Path, steps, args, cache, progress, manifest):
     """Validate one game and run its steps in a staged copy of its output folder, which takes the
     folder's place at the end (a crash leaves the previous folder as it was).
     Returns (exit status, game id, written paths, build context or None when nothing was built)."""
@@ -123,29 +136,53 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress):
     ctx = buildcache.Context(cache, args.jobs or buildcache.default_jobs(), loose=True)
     ctx.inputs = buildcache.game_inputs(sources, report) if sources is not None else []
     status, written = 0, []
+
+    def cannot_write(step, exc):
+        print(f"vassal-builder: build: {report.game}: {step}cannot write {_shown(exc.filename, stage, out_dir)}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
     try:
         with buildcache.running(ctx), buildcache.staged_dir(out_dir) as stage:
-            for name in steps:
-                module = _step(name)
-                if module is None:
-                    progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
-                    if args.only:
-                        status = max(status, 3)
-                    continue
-                try:
-                    written += module.build(report, stage, progress)
-                except BuildError as exc:
-                    print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
-                    status = 1
-                except OSError as exc:  # disk full, a folder made read-only meanwhile: nothing half-written
-                    print(f"vassal-builder: build: {report.game}: {name}: cannot write "
-                          f"{exc.filename or out_dir}: {exc.strerror or exc}", file=sys.stderr)
-                    status = 1
+            # what the last build wrote, by its hash: an unchanged file is not read again
+            ctx.known = {stage / Path(rel).relative_to(report.game): v for rel, v in manifest.recorded_outputs().items()
+                         if Path(rel).parts[:1] == (report.game,)}
+            ctx.writer = buildcache.LooseWriter()
+            write_failed = False
+            try:
+                for name in steps:
+                    module = _step(name)
+                    if module is None:
+                        progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
+                        if args.only:
+                            status = max(status, 3)
+                        continue
+                    try:
+                        written += module.build(report, stage, progress)
+                    except BuildError as exc:
+                        print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
+                        status = 1
+                    except OSError as exc:  # disk full, a folder made read-only meanwhile
+                        cannot_write(f"{name}: ", exc)
+                        status, write_failed = 1, True
+            except BaseException:
+                with contextlib.suppress(OSError):   # the writer stops before the stage goes
+                    ctx.finish_writing()
+                raise
+            try:
+                ctx.finish_writing()
+            except OSError as exc:
+                cannot_write("", exc)
+                status, write_failed = 1, True
+            if write_failed:   # a file may be half-written: the previous output stays as it was
+                raise _Discarded
+    except _Discarded:
+        return status, report.game, [], None
     except OSError as exc:
         print(f"vassal-builder: build: --out {out_root}: cannot write {out_dir}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2, report.game, [], None
     finally:
         cache.flush()
-    paths = [out_dir / Path(p).relative_to(stage) if Path(p).is_relative_to(stage) else Path(p) for p in written]
+    paths = [_shown(p, stage, out_dir) for p in written]
+    # the bytes of each written file, under its final path (the manifest hashes them from memory)
+    ctx.written = {_shown(p, stage, out_dir): data for p, data in ctx.files.items()}
     return status, report.game, paths, ctx

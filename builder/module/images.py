@@ -30,10 +30,14 @@ def collect(report, out_dir: Path, progress) -> Images:
     out_dir = Path(out_dir)
     counter_list = counter_build.counter_images(game)
     map_list = map_build.game_map_images(game, grid)
-    if any(not (out_dir / rel).is_file() for _, _, rel in counter_list):
+    made = buildcache.current().files     # what this build made (perhaps still being written)
+
+    def missing(path: Path) -> bool:
+        return path not in made and not path.is_file()
+    if any(missing(out_dir / rel) for _, _, rel in counter_list):
         progress.note(f"{report.game}: counter images missing; running step 'counters'")
         counter_build.build(report, out_dir, progress)
-    if any(not (out_dir / m.file).is_file() for m in map_list):
+    if any(missing(out_dir / m.file) for m in map_list):
         progress.note(f"{report.game}: map images missing; running step 'map'")
         map_build.build(report, out_dir, progress)
     files, counters = {}, {}

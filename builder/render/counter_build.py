@@ -23,7 +23,7 @@ from builder import buildcache
 from builder.progress import SILENT
 from builder.render import counter_face
 from builder.render import budget, png
-from builder.render.counter_contact import contact_sheet, contact_sheet_size
+from builder.render.counter_contact import contact_sheet_size, header_band, row_band, rows_of
 from builder.render.counter_pieces import pieces
 
 DEFAULT_DPI = 300
@@ -136,12 +136,11 @@ def face_pngs(game, progress=SILENT, count: bool = True) -> dict:
         else:
             todo.append((by_id[pid], face, sizes))
     if count:   # the sheets step asks again for the faces the counters step made: not counted twice
-        ctx.count("counter faces", reused=len(out), rebuilt=len(todo))
+        ctx.count("counter face", reused=len(out), rebuilt=len(todo))
     if len(todo) > 1 and ctx.jobs > 1:
-        import multiprocessing
         _WORKER_GAME = game
         try:
-            with multiprocessing.get_context("fork").Pool(min(ctx.jobs, len(todo))) as pool:
+            with ctx.pool(len(todo)) as pool:
                 drawn = []
                 for n, result in enumerate(pool.imap(_worker_draw, todo, chunksize=8), 1):
                     drawn.append(result)
@@ -173,19 +172,38 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
         files[out_dir / COUNTERS_DIR / image_name(pid, face)] = small
         files[out_dir / PRINT_DIR / image_name(pid, face)] = large
     title = (game.doc.get("game") or {}).get("title") or game.id
-    sheet_key = buildcache.digest("contact-sheet", buildcache.source_version(*RENDER_SOURCES), title,
-                                  [(p.piece_id, p.faces) for p in pieces(game)],
-                                  [buildcache.digest(small) for small, _ in faces.values()])
-
-    def draw_contact_sheet() -> bytes:
-        module_images = {k: Image.open(io.BytesIO(small)) for k, (small, _) in faces.items()}
-        return png_bytes(contact_sheet(title, plist, module_images))
-
-    files[out_dir / CONTACT_SHEET] = ctx.cached("contact sheet", sheet_key, draw_contact_sheet)
+    version = buildcache.source_version(*RENDER_SOURCES)
+    digests = {k: buildcache.digest(small) for k, (small, _) in faces.items()}
+    sheet_key = buildcache.digest("contact-sheet", version, title, [(p.piece_id, p.faces) for p in plist],
+                                  list(digests.values()))
+    files[out_dir / CONTACT_SHEET] = ctx.cached("contact sheet", sheet_key,
+                                                lambda: _contact_sheet(game, title, plist, faces, digests))
     for path, data in files.items():
         ctx.write(path, data)
     _remove_stale(out_dir, files)
     return sorted(files)
+
+
+def _contact_sheet(game, title: str, plist, faces: dict, digests: dict) -> bytes:
+    """The contact sheet from its bands (the header, a band per row of counters): each band's
+    compressed rows are cached under what it shows, so a changed counter redraws its row only."""
+    ctx = buildcache.current()
+    px = counter_info(game)["image_px"]
+    version = buildcache.source_version(*RENDER_SOURCES)
+
+    def row_png(row):
+        images = {(p.piece_id, f): Image.open(io.BytesIO(faces[(p.piece_id, f)][0]))
+                  for p in row for f in p.faces}
+        return row_band(row, images, px)
+    bands = [(buildcache.digest("contact-header", version, px, title, [(p.piece_id, p.quantity) for p in plist]),
+              lambda: header_band(title, plist, px))]
+    for row in rows_of(plist):
+        key = buildcache.digest("contact-row", version, px,
+                                [(p.piece_id, p.quantity, [digests[(p.piece_id, f)] for f in p.faces]) for p in row])
+        bands.append((key, lambda row=row: row_png(row)))
+    return png.png_from_bands([png.Band.from_bytes(ctx.cached("contact sheet row", key,
+                                                             lambda draw=draw: png.band(draw(), 3).to_bytes()))
+                               for key, draw in bands])
 
 
 def _remove_stale(out_dir: Path, keep) -> None:

@@ -43,6 +43,12 @@ def _load(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
+_FOUND: dict = {}   # (font folder, style) -> its file, once seen: checking on every call was 50 k stats a build
+
+
 def font(size: float, style: str = "regular") -> ImageFont.FreeTypeFont:
     """A Pillow font of ``size`` pixels (em height), cached."""
-    return _load(str(font_path(style)), max(1, int(round(size))))
+    path = _FOUND.get((FONT_DIR, style))
+    if path is None:
+        path = _FOUND[(FONT_DIR, style)] = str(font_path(style))
+    return _load(path, max(1, int(round(size))))

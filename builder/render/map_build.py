@@ -134,12 +134,11 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     keys = [buildcache.digest("map-image", version, doc_key, info.__dict__) for info, _ in plan]
     pngs = [ctx.lookup(k) for k in keys]
     todo = [i for i, png in enumerate(pngs) if png is None]
-    ctx.count("map images", reused=len(plan) - len(todo), rebuilt=len(todo))
+    ctx.count("map image", reused=len(plan) - len(todo), rebuilt=len(todo))
     if len(todo) > 1 and ctx.jobs > 1:
-        import multiprocessing
         _WORKER_PLAN = (data, plan)
         try:
-            with multiprocessing.get_context("fork").Pool(min(ctx.jobs, len(todo))) as pool:
+            with ctx.pool(len(todo)) as pool:
                 drawn = pool.map(_worker_draw, todo, chunksize=1)
         finally:
             _WORKER_PLAN = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from dataclasses import dataclass
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Pillow mode -> (PNG colour type, bytes per pixel); other modes go through Pillow
@@ -22,6 +23,17 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+def _rows(img, bpp: int) -> bytes:
+    """The image's rows, each led by filter type 0 (None)."""
+    raw = memoryview(img.tobytes())
+    stride = img.width * bpp
+    return b"\0" + b"\0".join([raw[i:i + stride] for i in range(0, len(raw), stride)])
+
+
+def _header(width: int, height: int, colour_type: int) -> bytes:
+    return SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0))
+
+
 def png_bytes(img, level: int = DEFAULT_LEVEL) -> bytes:
     """The image as PNG bytes (8 bits per channel, unfiltered rows, deflate at ``level``)."""
     mode = _MODES.get(img.mode)
@@ -31,10 +43,65 @@ def png_bytes(img, level: int = DEFAULT_LEVEL) -> bytes:
         img.save(buf, "PNG", optimize=False, compress_level=level)
         return buf.getvalue()
     colour_type, bpp = mode
-    width, height = img.size
-    raw = memoryview(img.tobytes())
-    stride = width * bpp
-    # filter type 0 (None) before every row
-    rows = b"\0" + b"\0".join([raw[i:i + stride] for i in range(0, len(raw), stride)])
-    return b"".join((SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)),
-                     _chunk(b"IDAT", zlib.compress(rows, level)), _chunk(b"IEND", b"")))
+    return b"".join((_header(*img.size, colour_type), _chunk(b"IDAT", zlib.compress(_rows(img, bpp), level)),
+                     _chunk(b"IEND", b"")))
+
+
+# ------------------------------------------------------------------------------------- bands
+# A tall image made of independent horizontal bands (the contact sheet: a band per row of counters)
+# is deflated band by band, each band ending on a full flush: its compressed bytes depend on its own
+# pixels only, so a build caches them and redraws only the bands that changed. The bands are then
+# joined into one zlib stream (a final empty block and the Adler-32 of the whole, combined from the
+# bands'), so the PNG is the same whichever bands came from the cache.
+
+_ADLER_BASE = 65521
+
+
+@dataclass(frozen=True)
+class Band:
+    deflated: bytes    # raw deflate data ending on a full flush (byte-aligned, no final block)
+    adler: int         # Adler-32 of the band's filtered rows
+    length: int        # their length in bytes
+    width: int
+    height: int
+    colour_type: int
+
+
+    def to_bytes(self) -> bytes:
+        return struct.pack(">IIIIB", self.adler, self.length, self.width, self.height, self.colour_type) + self.deflated
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Band":
+        adler, length, width, height, colour_type = struct.unpack(">IIIIB", data[:17])
+        return cls(data[17:], adler, length, width, height, colour_type)
+
+
+def band(img, level: int = DEFAULT_LEVEL) -> Band:
+    """One band (an RGB, RGBA, L or LA image: the full width, some rows) deflated on its own."""
+    colour_type, bpp = _MODES[img.mode]
+    rows = _rows(img, bpp)
+    co = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return Band(co.compress(rows) + co.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows),
+                img.width, img.height, colour_type)
+
+
+def _adler_combine(a: int, b: int, b_length: int) -> int:
+    """Adler-32 of two byte strings joined, from theirs (zlib's adler32_combine)."""
+    rem = b_length % _ADLER_BASE
+    s1 = ((a & 0xFFFF) + (b & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    s2 = (rem * (a & 0xFFFF) + (a >> 16) + (b >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return s1 | (s2 << 16)
+
+
+def png_from_bands(bands: list[Band]) -> bytes:
+    """The PNG of the bands stacked top to bottom (all of one width and colour type)."""
+    width, colour_type = bands[0].width, bands[0].colour_type
+    if any(b.width != width or b.colour_type != colour_type for b in bands):
+        raise ValueError("bands of different widths or colour types")
+    adler = 1
+    for b in bands:
+        adler = _adler_combine(adler, b.adler, b.length)
+    # zlib header (deflate, 32 K window), the bands, a final empty fixed-Huffman block, the checksum
+    stream = b"".join([b"\x78\x9c", *(b.deflated for b in bands), b"\x03\x00", struct.pack(">I", adler)])
+    return b"".join((_header(width, sum(b.height for b in bands), colour_type), _chunk(b"IDAT", stream),
+                     _chunk(b"IEND", b"")))
