@@ -6,7 +6,8 @@
 * ``cold``       — a build into an empty output folder (no cache);
 * ``no change``  — the same build again (answered from the build manifest);
 * ``one unit``   — the data copied to a temporary folder, built once, then one unit's name
-  changed and built again (that unit's faces redrawn, the module and sheets remade).
+  changed and built again (that unit's faces and its row of the contact sheet redrawn; the
+  module and the sheets PDF put together again from cached images).
 
 Goals (issue 11, on the 2-core machine): iron-dream cold <= 3 s, no change <= 0.3 s;
 panzers-last-stand cold <= 10 s, no change <= 0.5 s.

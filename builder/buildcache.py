@@ -219,15 +219,18 @@ class Context:
         data = self.files.get(Path(path))
         return data if data is not None else Path(path).read_bytes()
 
-    def cached(self, kind: str, key: str, make) -> bytes:
-        """The bytes under ``key``, made by ``make()`` (and stored) only when not cached."""
+    def cached(self, kind: str | None, key: str, make) -> bytes:
+        """The bytes under ``key``, made by ``make()`` (and stored) only when not cached; counted
+        under ``kind`` in the summary unless it is None (a part of an output, not an output)."""
         data = self.lookup(key)
         if data is not None:
-            self.count(kind, reused=1)
+            if kind:
+                self.count(kind, reused=1)
             return data
         data = make()
         self.store(key, data)
-        self.count(kind, rebuilt=1)
+        if kind:
+            self.count(kind, rebuilt=1)
         return data
 
 

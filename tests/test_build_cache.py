@@ -250,3 +250,27 @@ def test_the_contact_sheet_from_cached_bands_is_the_sheet_drawn_whole(tiny_game,
     data = counter_build._contact_sheet(bcs, "BCS", plist, pngs, {k: str(k) for k in pngs})
     drawn = contact_sheet("BCS", plist, {k: Image.open(io.BytesIO(v[0])) for k, v in pngs.items()})
     assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn.tobytes()
+
+
+def test_after_a_one_unit_change_only_that_units_faces_are_drawn(tiny_game, tmp_path, capsys, monkeypatch):
+    from builder.render import counter_face
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    drawn = []
+    real = counter_face.render
+
+    def spy(game_, piece, face, sizes):
+        drawn.append((piece.piece_id, face))
+        return real(game_, piece, face, sizes)
+    monkeypatch.setattr(counter_face, "render", spy)
+    # a one-sided marker: the module has its front only, the sheets print its plain back too
+    game.write_text(game.read_text().replace("\nscenarios:", "\nmarkers:\n  - {id: spent, name: Spent, quantity: 2, "
+                                                               "front: {text: SPENT}}\n\nscenarios:", 1))
+    _build(game, out, capsys, "--jobs", "1")
+    assert {("blue-3", "front"), ("spent", "front"), ("spent", "back")} <= set(drawn) and len(set(drawn)) > 10
+    drawn.clear()
+    game.write_text(game.read_text().replace("front: {attack: 6", "front: {attack: 7", 1))
+    _build(game, out, capsys, "--jobs", "1")
+    # the unit's two faces, drawn once (module and print size at once); the sheets and the contact
+    # sheet take them from there, and everything else from the cache
+    assert sorted(drawn) == [("blue-3", "back"), ("blue-3", "front")]

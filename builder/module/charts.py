@@ -11,6 +11,7 @@ import io
 
 from PIL import Image, ImageDraw
 
+from builder import buildcache
 from builder.render import fonts
 from builder.render.counter_build import png_bytes
 from builder.render.map_style import draw_pattern, rgba
@@ -39,7 +40,14 @@ def _wrap(draw, text: str, font, width: int) -> list[str]:
 
 
 def table_image(title: str, header: list[str], rows: list[list], note: str = "") -> bytes:
-    """A table: ``rows`` of cells, each a string or (swatch colour, pattern, text) for a terrain sample."""
+    """A table: ``rows`` of cells, each a string or (swatch colour, pattern, text) for a terrain sample.
+    In a build it is cached under what it shows: every module build would draw it again."""
+    key = buildcache.digest("chart-table", buildcache.source_version("module/charts.py", "render"),
+                            title, header, rows, note)
+    return buildcache.current().cached(None, key, lambda: _draw_table(title, header, rows, note))
+
+
+def _draw_table(title: str, header: list[str], rows: list[list], note: str) -> bytes:
     font, bold, big = fonts.font(13), fonts.font(13, "bold"), fonts.font(18, "bold")
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     sw = 26

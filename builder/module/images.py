@@ -8,6 +8,7 @@ flat under images/ (VASSAL resolves bare names there); counter and map names can
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,25 @@ STAGING_IMAGE = "staging.png"
 def staging_panel(grid, title: str, zone_names: list[str], holds=None) -> tuple[bytes, tuple[int, int], dict, dict]:
     """The Staging board: the map step's own box panel (builder.render.map_legend), drawn for the
     staging zones, so each zone is a labelled box sized for ``holds`` (places per zone, place px).
-    Returns (PNG bytes, size, zone name -> rect, zone name -> rect below its name)."""
+    Returns (PNG bytes, size, zone name -> rect, zone name -> rect below its name). In a build it
+    is cached under what it is drawn from (the grid's spec, the title, the zones and their loads)."""
+    key = buildcache.digest("staging-panel", buildcache.source_version("module/images.py", "render"),
+                            repr(grid.spec), title, zone_names, holds)
+    packed = buildcache.current().cached(None, key, lambda: _packed_panel(grid, title, zone_names, holds))
+    n = int.from_bytes(packed[:4], "big")
+    facts = json.loads(packed[4:4 + n])
+    rects = [{k: tuple(v) for k, v in facts[part].items()} for part in ("boxes", "inner")]
+    return packed[4 + n:], tuple(facts["size"]), *rects
+
+
+def _packed_panel(grid, title: str, zone_names: list[str], holds) -> bytes:
+    """staging_panel's result in one byte string: its facts as JSON (length first), then the PNG."""
+    png, size, boxes, inner = _draw_panel(grid, title, zone_names, holds)
+    facts = json.dumps({"size": size, "boxes": boxes, "inner": inner}, sort_keys=True).encode()
+    return len(facts).to_bytes(4, "big") + facts + png
+
+
+def _draw_panel(grid, title: str, zone_names: list[str], holds) -> tuple[bytes, tuple[int, int], dict, dict]:
     from PIL import Image
 
     from builder.render import map_data, map_legend

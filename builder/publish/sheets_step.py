@@ -17,16 +17,19 @@ _OPTIONS = ("a4", (0.0, 0.0), 0.0, True, True)    # paper, back offset, bleed, c
 
 def build(report, out_dir: Path, progress) -> list[Path]:
     from builder.publish.sheets import write_sheets  # reportlab only loads when sheets are made
-    from builder.render.counter_build import face_keys, face_pngs, print_px, counter_info
+    from builder.render.counter_build import counter_info, face_keys, face_pngs, print_only_pngs, print_px
 
     game = report.model
     ctx = buildcache.current()
     out = out_dir.parent / f"{report.game}-counters.pdf"
     try:   # the layout first: a counter that does not fit the paper is one line, nothing drawn
-        _layout(game)
+        pages = _layout(game)
     except ValueError as exc:
         raise BuildError(str(exc)) from None
-    faces = face_pngs(game, progress, count=False)
+    faces = {k: large for k, (_, large) in face_pngs(game, progress, count=False).items()}
+    # and the faces printed that the module has none of (one-sided counters' plain backs)
+    printed = {(pl.piece_id, pl.face) for page in pages for pl in page.placements}
+    faces |= print_only_pngs(game, printed - faces.keys())
     info = counter_info(game)
     key = buildcache.digest("sheets", buildcache.source_version(*SHEET_SOURCES), _OPTIONS,
                             {k: v for k, v in game.doc.items() if k != "scenarios"},
@@ -37,7 +40,7 @@ def build(report, out_dir: Path, progress) -> list[Path]:
         return [out]
     if data is None:
         try:
-            facts = write_sheets(game, out, *_OPTIONS, progress, None, faces={k: v[1] for k, v in faces.items()})
+            facts = write_sheets(game, out, *_OPTIONS, progress, None, faces=faces)
         except ValueError as exc:  # a counter that does not fit the paper: one line, like any failed step
             raise BuildError(str(exc)) from None
         ctx.store(key, Path(facts["path"]).read_bytes())
@@ -49,11 +52,11 @@ def build(report, out_dir: Path, progress) -> list[Path]:
     return [out]
 
 
-def _layout(game) -> None:
+def _layout(game) -> list:
     from builder.publish.sheet_layout import layout
     from builder.publish.sheets import groups_for
     from builder.render.counter_build import counter_info
 
     paper, back_offset, bleed, crop_marks, _ = _OPTIONS
     title = (game.doc.get("game") or {}).get("title") or game.id
-    layout(groups_for(game), paper, counter_info(game)["size_mm"], bleed, back_offset, title, crop_marks)
+    return layout(groups_for(game), paper, counter_info(game)["size_mm"], bleed, back_offset, title, crop_marks)

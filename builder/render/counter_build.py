@@ -81,18 +81,31 @@ _NOT_FACE_CONTEXT = ("units", "markers", "scenarios")
 RENDER_SOURCES = ("render", "gamedata/model.py")   # the renderer's version, fonts included
 
 
-def face_keys(game, sizes: list[int]) -> dict:
+def face_keys(game, sizes: list[int], faces_of=None) -> dict:
     """{(piece_id, face): cache key}: a hash of the renderer's sources and fonts, the pixel sizes,
-    the game data a face can read and the face's own unit (templates applied) or marker."""
+    the game data a face can read and the face's own unit (templates applied) or marker.
+    ``faces_of(piece)``: the faces wanted (default: the piece's own, those the module shows)."""
     version = buildcache.source_version(*RENDER_SOURCES)
     context = buildcache.digest({k: v for k, v in game.doc.items() if k not in _NOT_FACE_CONTEXT})
     keys = {}
     for p in pieces(game):
         item = game.units[p.source_id] if p.kind == "unit" else game.by_id["markers"][p.source_id]
         own = buildcache.digest("counter-face", version, context, sizes, item, p.__dict__)
-        for face in p.faces:
+        for face in (faces_of(p) if faces_of else p.faces):
             keys[(p.piece_id, face)] = buildcache.digest(own, face)
     return keys
+
+
+def print_only_pngs(game, wanted) -> dict:
+    """{(piece_id, face): print-size PNG} of the faces in ``wanted`` the module has no image of
+    (a one-sided counter's plain back, printed on the sheets): drawn once, then cached."""
+    ctx = buildcache.current()
+    px = print_px(game)
+    by_id = {p.piece_id: p for p in pieces(game)}
+    keys = face_keys(game, [px], lambda p: [f for f in ("front", "back") if (p.piece_id, f) in wanted])
+    return {(pid, face): ctx.cached(None, key + "-print-only",
+                                    lambda: png_bytes(counter_face.render(game, by_id[pid], face, [px])[0]))
+            for (pid, face), key in keys.items()}
 
 
 _WORKER_GAME = None   # the game a forked worker draws (set before the pool starts)
