@@ -207,11 +207,12 @@ class Context:
             self.writer.drain()
         return multiprocessing.get_context("fork").Pool(min(self.jobs, tasks))
 
-    def finish_writing(self) -> None:
-        """Wait for the background writer; raises the OSError of the first file it could not write."""
+    def finish_writing(self, abandon: bool = False) -> None:
+        """Wait for the background writer; raises the OSError of the first file it could not
+        write. ``abandon``: the build failed, drop what is not written yet."""
         if self.writer is not None:
             writer, self.writer = self.writer, None
-            writer.finish()
+            writer.finish(abandon)
 
     def read(self, path: Path) -> bytes:
         """A file's bytes: as this run wrote it (a later step gets an earlier step's images from
@@ -300,6 +301,7 @@ class LooseWriter:
         import threading
         self._queue = queue.Queue()
         self._error: OSError | None = None
+        self._abandoned = False
         self._thread = threading.Thread(target=self._run, name="loose-writer", daemon=True)
         self._thread.start()
 
@@ -308,7 +310,7 @@ class LooseWriter:
 
     def _run(self) -> None:
         while (item := self._queue.get()) is not None:
-            if self._error is None:
+            if self._error is None and not self._abandoned:
                 try:
                     write_loose(*item)
                 except OSError as exc:
@@ -319,10 +321,13 @@ class LooseWriter:
         """Wait until everything put so far is written (or skipped after an error)."""
         self._queue.join()
 
-    def finish(self) -> None:
+    def finish(self, abandon: bool = False) -> None:
+        """Wait for the thread; ``abandon``: what is not written yet is not written (the build
+        failed and its staged folder goes)."""
+        self._abandoned = abandon
         self._queue.put(None)
         self._thread.join()
-        if self._error is not None:
+        if self._error is not None and not abandon:
             raise self._error
 
 

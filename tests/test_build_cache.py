@@ -274,3 +274,20 @@ def test_after_a_one_unit_change_only_that_units_faces_are_drawn(tiny_game, tmp_
     # the unit's two faces, drawn once (module and print size at once); the sheets and the contact
     # sheet take them from there, and everything else from the cache
     assert sorted(drawn) == [("blue-3", "back"), ("blue-3", "front")]
+
+
+def test_an_abandoned_writer_writes_nothing_more(tmp_path, monkeypatch):
+    import threading
+    gate, written, real = threading.Event(), [], buildcache.write_loose
+
+    def slow(path, data, known=None):
+        gate.wait(5)
+        written.append(Path(path).name)
+        return real(path, data, known)
+    monkeypatch.setattr(buildcache, "write_loose", slow)
+    writer = buildcache.LooseWriter()
+    for i in range(5):
+        writer.put(tmp_path / f"{i}.png", b"x")
+    threading.Timer(0.2, gate.set).start()
+    writer.finish(abandon=True)        # a failed build: the rest of the queue is dropped
+    assert len(written) <= 1 and len(list(tmp_path.iterdir())) == len(written)

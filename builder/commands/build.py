@@ -7,7 +7,6 @@ where ``report`` is the validation report (with the resolved game model and grid
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import sys
@@ -163,9 +162,8 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
                     except OSError as exc:  # disk full, a folder made read-only meanwhile
                         cannot_write(f"{name}: ", exc)
                         status, write_failed = 1, True
-            except BaseException:
-                with contextlib.suppress(OSError):   # the writer stops before the stage goes
-                    ctx.finish_writing()
+            except BaseException:   # a crash, Ctrl-C: the writer stops before the stage goes
+                ctx.finish_writing(abandon=True)
                 raise
             try:
                 ctx.finish_writing()
