@@ -71,14 +71,15 @@ def staging_panel(grid, title: str, zone_names: list[str], holds=None) -> tuple[
     packed = buildcache.current().cached(None, key, lambda: _packed_panel(grid, title, zone_names, holds))
     n = int.from_bytes(packed[:4], "big")
     facts = json.loads(packed[4:4 + n])
-    rects = [{k: tuple(v) for k, v in facts[part].items()} for part in ("boxes", "inner")]
+    rects = [{k: tuple(v) for k, v in facts[part]} for part in ("boxes", "inner")]   # in the drawn order
     return packed[4 + n:], tuple(facts["size"]), *rects
 
 
 def _packed_panel(grid, title: str, zone_names: list[str], holds) -> bytes:
     """staging_panel's result in one byte string: its facts as JSON (length first), then the PNG."""
     png, size, boxes, inner = _draw_panel(grid, title, zone_names, holds)
-    facts = json.dumps({"size": size, "boxes": boxes, "inner": inner}, sort_keys=True).encode()
+    # the rectangles as (name, rect) lists: the zones keep the order they were drawn in
+    facts = json.dumps({"size": size, "boxes": list(boxes.items()), "inner": list(inner.items())}).encode()
     return len(facts).to_bytes(4, "big") + facts + png
 
 
