@@ -104,7 +104,7 @@ class AuditContext:
         self.game_id = report.game
         counters = {(pid, face): Path(rel).name for pid, face, rel in counter_build.counter_images(game)}
         self.defs = {d.key: d for d in pieces.build_defs(game, counters) if d.kind == "unit"}
-        layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.game_map_images(game, grid)))
+        layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.game_map_images(game, grid)), draw=False)
         self.layout = layout
         self.main_map = layout.main.name
         self.box_zone = dict(layout.box_zone)          # box id -> the zone's name (a location name)

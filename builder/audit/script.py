@@ -70,7 +70,7 @@ class GameKit:
         self.markers = {d.key: d for d in defs if d.kind == "marker"}
         self.all_defs = defs
         self.layout = maps.Layout(self.game, self.grid,
-                                  SimpleNamespace(maps=map_build.game_map_images(self.game, self.grid)))
+                                  SimpleNamespace(maps=map_build.game_map_images(self.game, self.grid)), draw=False)
         self.calendars, self.calendar_of = turns.calendars(self.game)
         info = self.game.doc.get("game") or {}
         self.title = info.get("title") or self.game.id

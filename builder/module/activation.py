@@ -64,7 +64,7 @@ def add_display(layout) -> None:
     title = d.get("name") or "Activation Display"
     # each box is sized for its data's ``holds`` markers side by side (more stack, as on the cardboard)
     holds = ({z: int(box.get("holds") or 1) for z, (_, box) in names.items()}, layout.place_px)
-    png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds)
+    png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds, draw=layout.draw)
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
     for name, rect in inner.items():

@@ -61,11 +61,17 @@ def _read(path: Path) -> bytes:
 STAGING_IMAGE = "staging.png"
 
 
-def staging_panel(grid, title: str, zone_names: list[str], holds=None) -> tuple[bytes, tuple[int, int], dict, dict]:
+def staging_panel(grid, title: str, zone_names: list[str], holds=None, *,
+                  draw: bool = True) -> tuple[bytes, tuple[int, int], dict, dict]:
     """The Staging board: the map step's own box panel (builder.render.map_legend), drawn for the
     staging zones, so each zone is a labelled box sized for ``holds`` (places per zone, place px).
     Returns (PNG bytes, size, zone name -> rect, zone name -> rect below its name). In a build it
-    is cached under what it is drawn from (the grid's spec, the title, the zones and their loads)."""
+    is cached under what it is drawn from (the grid's spec, the title, the zones and their loads).
+    ``draw=False`` gives the same geometry with no image (b""): the audit needs where the zones are,
+    and drawing a panel is most of an audit's peak memory."""
+    if not draw:
+        data, lay = _panel_layout(grid, title, zone_names, holds)
+        return b"", (lay.width, lay.height), dict(lay.boxes), dict(lay.inner)
     key = buildcache.digest("staging-panel", buildcache.source_version("module/images.py", "render"),
                             repr(grid.spec), title, zone_names, holds)
     packed = buildcache.current().cached(None, key, lambda: _packed_panel(grid, title, zone_names, holds))
@@ -83,16 +89,22 @@ def _packed_panel(grid, title: str, zone_names: list[str], holds) -> bytes:
     return len(facts).to_bytes(4, "big") + facts + png
 
 
-def _draw_panel(grid, title: str, zone_names: list[str], holds) -> tuple[bytes, tuple[int, int], dict, dict]:
-    from PIL import Image
-
+def _panel_layout(grid, title: str, zone_names: list[str], holds):
     from builder.render import map_data, map_legend
 
     data = map_data.MapData(grid, {"map": {"title": title}})
     data.boxes = [{"id": name, "name": name} for name in zone_names]
     if holds:
         data.box_places, data.place_px = holds
-    lay = map_legend.layout(data)
+    return data, map_legend.layout(data)
+
+
+def _draw_panel(grid, title: str, zone_names: list[str], holds) -> tuple[bytes, tuple[int, int], dict, dict]:
+    from PIL import Image
+
+    from builder.render import map_legend
+
+    data, lay = _panel_layout(grid, title, zone_names, holds)
     img = Image.new("RGB", (lay.width, lay.height), (255, 255, 255))
     map_legend.draw_panel(img, data, lay)
     return map_build.png_bytes(img), (lay.width, lay.height), dict(lay.boxes), dict(lay.inner)

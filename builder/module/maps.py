@@ -67,8 +67,9 @@ class MapPlan:
 class Layout:
     """The module's maps and the map point of every hex and box."""
 
-    def __init__(self, game, grid, images):
-        self.game, self.grid = game, grid
+    def __init__(self, game, grid, images, *, draw: bool = True):
+        # draw=False: the panels' geometry only, no images (the audit reads locations, not pictures)
+        self.game, self.grid, self.draw = game, grid, draw
         boxes = {b["id"]: b for b in (game.map_doc or {}).get("boxes") or [] if isinstance(b, dict)}
         names = [b.get("name") or bid for bid, b in boxes.items()]
         # zones are named after the boxes; ids only if two boxes share a name
@@ -122,7 +123,7 @@ class Layout:
         rows = [(TO_PLACE, None), (REINFORCEMENTS, None)] + [(REINFORCEMENTS, t) for t in self.turns]
         names = [self.staging_zone(kind, sid, turn) for sid in self.sides for kind, turn in rows]
         png, size, zones, inner = staging_panel(self.grid, "Set-up choices and reinforcements", names,
-                                                (places, self.place_px))
+                                                (places, self.place_px), draw=self.draw)
         self.extra_images = {STAGING_IMAGE: png}
         plan = MapPlan(STAGING_MAP, [BoardPlan(STAGING_MAP, STAGING_IMAGE, size, zones=zones)])
         for name, rect in inner.items():

@@ -60,7 +60,7 @@ def add_track(layout) -> None:
         return
     title = t.get("name") or "Turn Record Track"
     holds = ({z: len(markers(game)) for z in names}, layout.place_px)
-    png, size, rects, inner = staging_panel(layout.grid, title, names, holds)
+    png, size, rects, inner = staging_panel(layout.grid, title, names, holds, draw=layout.draw)
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
     for name, rect in inner.items():
