@@ -10,6 +10,7 @@ import pytest
 
 from builder.cli import main
 from builder.gamedata.validate import validate_game
+from test_module_support import report
 
 # The tiny game's map (flat hexes, columns A-J, rows 1-10 running south) with two regions and a symbol.
 PLACES_MAP = """
@@ -79,9 +80,7 @@ def test_places_schema_is_closed(capsys, tiny_game):
 
 @pytest.fixture(scope="module")
 def eotid():
-    r = validate_game("iron-dream")
-    assert r.ok
-    return r
+    return report("iron-dream")      # the validated game, shared with the module tests (cached)
 
 
 def test_eotid_word_areas_resolve_to_the_hexes_the_rules_describe(eotid):
