@@ -57,6 +57,11 @@ def test_the_switch_turns_the_shortcuts_off():
     fast = RuleSet.for_game(kit.ctx)
     assert len(slow._on["chat"]) == len(slow.rules)              # every rule sees every event
     assert len(fast._on["chat"]) < len(fast.rules)
+    # a run of entries of one check (the ten mobile assaults, the five REP-4 replacements) is one object
+    kinds = [type(r).__name__ for r in fast.rules]
+    assert kinds.count("MobileAssault") == kinds.count("Replacements") == 1
+    assert [type(r).__name__ for r in slow.rules].count("MobileAssault") == 10
+    assert fast.checked() == slow.checked()
 
 
 def test_finding_log_keeps_order_and_spills_past_its_head():

@@ -145,7 +145,11 @@ def rules_from_data(ctx, builtin: list | None = None, engines=None) -> tuple[lis
             not_checked.append(f"{spec.get('id')} ({spec.get('reference') or ''}): {spec.get('name') or ''}"
                                + (f": {why}" if why else ""))
             continue
-        rules.append(cls(ctx, spec, engines) if getattr(cls, "uses_engines", False) else cls(ctx, spec))
+        rule = cls(ctx, spec, engines) if getattr(cls, "uses_engines", False) else cls(ctx, spec)
+        if fastpaths.ENABLED and getattr(cls, "merges", False) and rules and type(rules[-1]) is cls:
+            rules[-1].merge(rule)           # one object judges a run of entries of one check (fastpaths)
+        else:
+            rules.append(rule)
     return rules, not_checked
 
 

@@ -61,11 +61,16 @@ class _Entry:
         pair = spec.get("never_together") or []
         self.apart = [UnitSelector(ctx, s) for s in pair[:2]] if len(pair) >= 2 else None
         self.prohibited = bool(spec.get("prohibited"))
+        # what the entry has seen (its own, as if it were a rule of its own: entries of one object share nothing)
+        self.groups: dict = {}          # target hex -> ([(unit, start hex)] assaulting it this phase, defenders)
+        self.per_turn: dict = {}        # (turn, piece id) -> mobile assaults made
+        self.reported: set = set()      # piece ids reported in this phase
 
 
 class MobileAssault(Rule):
     id = "mobile-assault"
     description = "mobile assaults: who, into and from where, at what MP cost, when (data: rules, check: mobile-assault)"
+    merges = True                       # consecutive entries of the data are judged by one object (fastpaths)
 
     def __init__(self, ctx, spec: dict) -> None:
         super().__init__()
@@ -73,10 +78,12 @@ class MobileAssault(Rule):
         self.entries = [_Entry(ctx, spec)]
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
         self._start: dict = {}          # piece id -> hex at its first move in the phase
-        self._groups: dict = {}         # target hex -> [(unit, start hex)] assaulting it this phase
-        self._per_turn: dict = {}       # (turn, piece id) -> mobile assaults made
-        self._reported: set = set()
         self._combat: dict = {}         # unit id -> whether it is a combat unit
+
+    def merge(self, other: "MobileAssault") -> None:
+        """Judge *other*'s entries too, after this one's (each entry keeps its own groups and counts; where
+        a unit's moves began in the phase is the same for all)."""
+        self.entries += other.entries
 
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
@@ -89,8 +96,9 @@ class MobileAssault(Rule):
 
     def phase(self, ev, pos) -> None:
         self._start.clear()
-        self._groups.clear()
-        self._reported.clear()
+        for e in self.entries:
+            e.groups.clear()
+            e.reported.clear()
 
     # ------------------------------------------------------------------ detection
     def _defenders(self, pos, unit, h) -> list:
@@ -119,22 +127,21 @@ class MobileAssault(Rule):
         defenders = self._defenders(pos, u, target)
         if not defenders:
             return
-        live = [e for e in self.entries if e.when.applies(pos) and e.units.matches(u)]
-        if not live:
-            return
-        group = self._groups.get(target)
-        if group is not None and not any(d in group[1] for d in defenders):
-            group = None                    # new defenders: a new assault
-        if group is None:
-            group = self._groups[target] = ([], list(defenders))
-        if all(x is not u for x, _ in group[0]):
-            group[0].append((u, start))
         turn_key = (pos.turn, u.piece_id)
-        self._per_turn[turn_key] = self._per_turn.get(turn_key, 0) + 1
-        for e in live:
+        for e in self.entries:
+            if not (e.when.applies(pos) and e.units.matches(u)):
+                continue
+            group = e.groups.get(target)
+            if group is not None and not any(d in group[1] for d in defenders):
+                group = None                    # new defenders: a new assault
+            if group is None:
+                group = e.groups[target] = ([], list(defenders))
+            if all(x is not u for x, _ in group[0]):
+                group[0].append((u, start))
+            e.per_turn[turn_key] = e.per_turn.get(turn_key, 0) + 1
             msg = self._judge(e, pos, u, ev.frm.hex, start, target, group[0], defenders)
-            if msg and (e.id, u.piece_id) not in self._reported:
-                self._reported.add((e.id, u.piece_id))
+            if msg and u.piece_id not in e.reported:
+                e.reported.add(u.piece_id)
                 lead = f"{e.message}: " if e.message else ""
                 self.report(pos, u, self.ctx.grid.name(start), ev.to,
                             f"{lead}{u.unit_id} mobile-assaults {ev.to.name} "
@@ -180,7 +187,7 @@ class MobileAssault(Rule):
         if e.first_hex:
             if target not in grid.neighbours(start):
                 return f"it is not the first hex entered this phase (it began in {grid.name(start)})"
-            if self._per_turn.get((pos.turn, u.piece_id), 0) > 1:
+            if e.per_turn.get((pos.turn, u.piece_id), 0) > 1:
                 return "its second mobile assault this turn"
         if e.apart is not None:
             a = [x for x, _ in group if e.apart[0].matches(x) and not e.apart[1].matches(x)]

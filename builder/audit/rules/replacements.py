@@ -31,12 +31,17 @@ class _Entry:
 class Replacements(Rule):
     id = "replacements"
     description = "replacement steps: when, how many, which units (data: rules, check: replacements)"
+    merges = True                       # consecutive entries of the data are judged by one object (fastpaths)
 
     def __init__(self, ctx, spec: dict) -> None:
         super().__init__()
         self.ctx = ctx
         self.entries = [_Entry(ctx, spec)]
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
+
+    def merge(self, other: "Replacements") -> None:
+        """Judge *other*'s entries too, after this one's (each entry keeps its own counts)."""
+        self.entries += other.entries
 
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
