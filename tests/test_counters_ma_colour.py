@@ -1,5 +1,7 @@
 """BCS 1.1a: the MA number's colour is the movement class of the face it is printed on (red Tactical,
-white Leg, black Truck), not the unit type's class."""
+white Leg, black Truck), not the unit type's class. Where that ink is faint on the counter's colour (white
+on the Heer's light grey) it keeps its colour and gets a halo (test_counters_contrast.py): the halo's
+black or white is not counted as another class's ink."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pytest
 
 from builder.gamedata.validate import validate_game
 from builder.render import counter_face
+from builder.render.colors import halo_for
 from builder.render.counter_pieces import pieces
 
 INKS = {"tactical": (0xC8, 0x10, 0x2E), "leg": (255, 255, 255), "truck": (0, 0, 0)}
@@ -36,6 +39,8 @@ def test_ma_colour_follows_the_faces_own_movement_class(pls, uid, face, cls):
     piece = next(p for p in pieces(pls) if p.piece_id == uid)
     img = counter_face.render(pls, piece, face, [188])[0]
     mine = ma_ink_share(img, INKS[cls])
-    others = [ma_ink_share(img, ink) for c, ink in INKS.items() if c != cls]
+    ground = img.getpixel((img.width // 2, int(img.height * 0.97)))
+    halo = halo_for((*INKS[cls], 255), (*ground, 255))
+    others = [ma_ink_share(img, ink) for c, ink in INKS.items() if c != cls and (not halo or ink != halo[:3])]
     assert mine > 0.04, f"{uid} {face}: too little {cls} ink in the MA slot ({mine:.3f})"
     assert mine > 2 * max(others), f"{uid} {face}: the MA is not printed in {cls} ink"

@@ -24,9 +24,12 @@ def media_boxes(data: bytes):
 
 
 def content_streams(data: bytes):
-    for m in re.finditer(rb"stream\r?\n(.*?)\r?\n?endstream", data, re.S):
+    # The stream keeps its end-of-line before 'endstream' (compressed data may itself end in \r or \n): a
+    # decompressor object stops at the end of the zlib data and leaves the rest.
+    for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
         raw = m.group(1)
-        for decode in (zlib.decompress, lambda b: zlib.decompress(base64.a85decode(b.strip(), adobe=True))):
+        for decode in (lambda b: zlib.decompressobj().decompress(b),
+                       lambda b: zlib.decompress(base64.a85decode(b.strip(), adobe=True))):
             try:
                 yield decode(raw).decode("latin-1")
                 break

@@ -14,7 +14,7 @@ from builder.render import budget
 from builder.render import counter_indicators as ind
 from builder.render import counter_text as ct
 from builder.render import nato
-from builder.render.colors import contrast, darker, parse_color
+from builder.render.colors import contrast, contrast_ratio, darker, halo_for, parse_color
 from builder.render.counter_pieces import Piece, unit_face_values
 
 WHITE, BLACK = (255, 255, 255, 255), (0, 0, 0, 255)
@@ -123,7 +123,8 @@ def slot_box(at: str, frame, m: float = 0.08) -> tuple[tuple[float, float, float
         "center": ((lo, fy0, hi, fy1), "m"),
         "symbol-right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "l"),
         "right": ((min(fx1 + 0.02, hi - 0.06), fy0, hi, fy1), "r"),
-        "below-symbol": ((max(0.1, lo), fy1 + 0.02, min(0.9, hi), bottom[0]), "m"),   # clear of the frame's stroke
+        # clear of the frame's stroke above and of a boxed value below
+        "below-symbol": ((max(0.1, lo), fy1 + 0.02, min(0.9, hi), bottom[0] - 0.012), "m"),
         "bottom-left": ((lo, bottom[0], 0.4, bottom[1]), "l"),
         "bottom": ((lo, bottom[0], hi, bottom[1]), "m"),
         "bottom-right": ((0.6, bottom[0], hi, bottom[1]), "r"),
@@ -157,9 +158,10 @@ def _draw_unit(draw, S: int, game, piece: Piece, face: str) -> None:
     if values is None and face == "back":
         # The data leaves this back blank: it shows only the unit's name (as printed blank backs do).
         name = ct.printed(unit.get("name") or unit.get("id"))
-        fitted = ct.fit(draw, name, S * 0.86, S * 0.5, S * 0.22, "bold", where)
+        fitted = _fit_legibly(draw, name, S * 0.86, S * 0.5, S * 0.22, "bold", where, colors["text"], (S / 2, S / 2),
+                              colors["bg"])
         ink = ct.draw_fitted(draw, fitted, S / 2, S / 2, colors["text"])
-        ct.note(draw, "blank back", (S * 0.07, S * 0.25, S * 0.93, S * 0.75), ink, fitted.size)
+        ct.note(draw, "blank back", (S * 0.07, S * 0.25, S * 0.93, S * 0.75), ink, fitted.size, ink=colors["text"])
         return
     values = values or {}
     layout = layout_of(game, unit)
@@ -222,13 +224,16 @@ def _draw_size(draw, S, mark, at, frame, ink, where, corners=()):
     else:
         box, _ = slot_box(at, frame, draw.safe)
     x0, y0, x1, y1 = _px(box, S)
+    halo = halo_for(ink, ground_under(draw, (x0, y0, x1, y1), ink, ink))
     fitted = ct.fit(draw, mark, x1 - x0, y1 - y0, min(S * 0.15, (y1 - y0) * 1.3), "bold", f"{where}: size mark",
-                    wrap=False)
+                    wrap=False, halo=halo)
     # Sit the mark on the frame's top edge, as printed marks do.
     f = ct.fonts.font(fitted.size, "bold")
-    draw.text(((x0 + x1) / 2, y1), mark, font=f, fill=ink, anchor="md")
-    ct.note(draw, f"size {at}", (x0, y0, x1, y1), draw.textbbox(((x0 + x1) / 2, y1), mark, font=f, anchor="md"),
-            fitted.size)
+    at_xy = ((x0 + x1) / 2, y1 - fitted.stroke)
+    stroke = {"stroke_width": fitted.stroke, "stroke_fill": halo} if halo else {}
+    draw.text(at_xy, mark, font=f, fill=ink, anchor="md", **stroke)
+    ct.note(draw, f"size {at}", (x0, y0, x1, y1), draw.textbbox(at_xy, mark, font=f, anchor="md",
+                                                              stroke_width=fitted.stroke), fitted.size, ink=ink)
 
 
 def _draw_steps(draw, S, unit, values, face, at, frame, ink):
@@ -290,7 +295,7 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
         text = ct.expand(slot.get("text", ""), game, unit, values, where)
         if text:
             rect, font_px = ind.label(draw, S, text, px, align, ink, size, f"{where}: label at {at}")
-            ct.note(draw, f"label {at}", px, rect, font_px)
+            ct.note(draw, f"label {at}", px, rect, font_px, ink=contrast(ink))
     else:  # dot, circle: centred on the text printed at this position
         target = slot if "text" in slot else _text_slot_at(layout, slot, at, face, unit, values)
         extent = _text_extent(draw, S, game, unit, values, target, at, frame, where) if target else None
@@ -300,7 +305,7 @@ def _draw_indicator(draw, S, game, unit, values, layout, slot, face, frame, colo
             d = size * S
             centre = ({"l": px[0] + d / 2, "r": px[2] - d / 2}.get(align, (px[0] + px[2]) / 2), (px[1] + px[3]) / 2)
         else:
-            centre, d = ind.disc_around(extent, S, size)
+            centre, d = ind.disc_around(extent, S, size, ring=show == "circle")
         ind.disc(draw, S, centre, d, ink, ring=show == "circle")
         ct.mark(draw, at, (centre[0] - d / 2, centre[1] - d / 2, centre[0] + d / 2, centre[1] + d / 2), "behind")
 
@@ -363,16 +368,55 @@ def _draw_text_slot(draw, S, game, unit, values, slot, at, frame, colors, where,
         return
     fitted = ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, f"{where}: slot {at}")
     cy = (y0 + y1) / 2
+    fill = parse_color(box_style["fill"], f"{where}: box fill") if box_style and box_style.get("fill") else None
+    extent = ct.fitted_box(draw, fitted, (x0 + x1) / 2, cy, align, x0, x1)
+    halo = halo_for(ink, fill or ground_under(draw, extent, ink, colors["bg"]))
+    if halo:
+        fitted = ct.fit(draw, text, x1 - x0, y1 - y0, size * S, style, f"{where}: slot {at}", halo=halo)
     if box_style:
         # The box frames the ink of the text (not the font's line height), so it stays in its slot.
         ink_box = ct.fitted_box(draw, fitted, (x0 + x1) / 2, cy, align, x0, x1)
         pad = fitted.size * 0.12
         rect = (ink_box[0] - pad, ink_box[1] - pad, ink_box[2] + pad, ink_box[3] + pad)
-        fill = parse_color(box_style["fill"], f"{where}: box fill") if box_style.get("fill") else None
         outline = parse_color(box_style["outline"], f"{where}: box outline") if box_style.get("outline") else None
+        if fill and not outline:
+            # a red AV box on a red counter keeps its edge
+            outline = halo_for(fill, ground_under(draw, rect, fill, colors["bg"]), BOX_CONTRAST)
         draw.rectangle(rect, fill=fill, outline=outline, width=max(1, int(S * 0.012)))
     drawn = ct.draw_fitted(draw, fitted, (x0 + x1) / 2, cy, ink, align, x0, x1)
-    ct.note(draw, at, (x0, y0, x1, y1), rect if box_style else drawn, fitted.size, ct.prints_value(slot["text"], game))
+    ct.note(draw, at, (x0, y0, x1, y1), rect if box_style else drawn, fitted.size, ct.prints_value(slot["text"], game),
+            ink)
+
+
+BOX_CONTRAST = 1.5   # a box whose fill is this close to the ground around it gets an outline
+
+
+GROUND_SHARE = 0.1   # a colour under this share of a text's box is a detail, not its ground
+
+
+def ground_under(draw, box, ink, default):
+    """The ground ``ink`` is printed on in ``box`` (pixels): of the colours the canvas already shows over
+    a tenth of the box or more, the one the ink contrasts least with (a Festung X behind half of an MA,
+    the counter's grey behind the rest: the grey)."""
+    canvas = getattr(draw, "canvas", None)
+    if canvas is None:
+        return default
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(canvas.width, int(box[2]) + 1), min(canvas.height, int(box[3]) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return default
+    area = (x1 - x0) * (y1 - y0)
+    colours = canvas.crop((x0, y0, x1, y1)).getcolors(area)
+    grounds = [c for n, c in colours if n >= GROUND_SHARE * area] or [max(colours)[1]]
+    return (*min(grounds, key=lambda c: (contrast_ratio(ink, c), c))[:3], 255)
+
+
+def _fit_legibly(draw, text, box_w, box_h, size, style, where, ink, at, default_ground, **kw):
+    """``ct.fit`` of a text centred at ``at`` (x, y), with a halo when its ink does not read on the ground
+    under it."""
+    fitted = ct.fit(draw, text, box_w, box_h, size, style, where, **kw)
+    halo = halo_for(ink, ground_under(draw, ct.fitted_box(draw, fitted, *at), ink, default_ground))
+    return ct.fit(draw, text, box_w, box_h, size, style, where, halo=halo, **kw) if halo else fitted
 
 
 def _runs_up(draw, S, game, text, at, frame, size, style, where) -> bool:
@@ -407,13 +451,15 @@ def _draw_vertical(draw, S, text, at, ink, vertical):
     style = fitted.style
     f = ct.fonts.font(fitted.size, style)
     strip = Image.new("RGBA", (int(length) + 2, int(thick) + 2), (0, 0, 0, 0))
-    ImageDraw.Draw(strip).text((strip.width / 2, strip.height / 2), text, font=f, fill=ink, anchor="mm")
+    pen = ImageDraw.Draw(strip)
+    pen.fontmode = draw.fontmode
+    pen.text((strip.width / 2, strip.height / 2), text, font=f, fill=ink, anchor="mm")
     strip = strip.rotate(90, expand=True)
     pos = (int(round((x0 + x1) / 2 * S - strip.width / 2)), int(round((top + bottom) / 2 * S - strip.height / 2)))
     draw.canvas.paste(strip, pos, strip)
-    ink = strip.getbbox() or (0, 0, 0, 0)
+    box = strip.getbbox() or (0, 0, 0, 0)
     ct.note(draw, at, (x0 * S, top * S, x1 * S, bottom * S),
-            (pos[0] + ink[0], pos[1] + ink[1], pos[0] + ink[2], pos[1] + ink[3]), fitted.size)
+            (pos[0] + box[0], pos[1] + box[1], pos[0] + box[2], pos[1] + box[3]), fitted.size, ink=ink)
 
 
 # ---------------------------------------------------------------- markers
@@ -451,15 +497,17 @@ def _draw_marker(draw, S: int, game, piece: Piece, face: str) -> None:
         top, bottom = (inner, 0.64) if sub else (inner, 1 - inner)
         h = (bottom - top) * S
         size = min(S * 0.4, h * 0.9)
-        fitted = ct.fit(draw, text, x1 - x0, h, size, "bold", where, min_scale=0.25)
+        fitted = _fit_legibly(draw, text, x1 - x0, h, size, "bold", where, colors["text"],
+                              (S / 2, (top + bottom) / 2 * S), colors["bg"], min_scale=0.25)
         drawn = ct.draw_fitted(draw, fitted, S / 2, (top + bottom) / 2 * S, colors["text"])
-        ct.note(draw, "marker text", (x0, top * S, x1, bottom * S), drawn, fitted.size, True)
+        ct.note(draw, "marker text", (x0, top * S, x1, bottom * S), drawn, fitted.size, True, colors["text"])
     if sub:
         top = 0.64 if text else inner
         h = (1 - inner - top) * S
-        fitted = ct.fit(draw, sub, x1 - x0, h, min(S * 0.17, h), "regular", where, min_scale=0.4)
+        fitted = _fit_legibly(draw, sub, x1 - x0, h, min(S * 0.17, h), "regular", where, colors["text"],
+                              (S / 2, (top + 1 - inner) / 2 * S), colors["bg"], min_scale=0.4)
         drawn = ct.draw_fitted(draw, fitted, S / 2, (top + 1 - inner) / 2 * S, colors["text"])
-        ct.note(draw, "marker subtext", (x0, top * S, x1, (1 - inner) * S), drawn, fitted.size)
+        ct.note(draw, "marker subtext", (x0, top * S, x1, (1 - inner) * S), drawn, fitted.size, ink=colors["text"])
 
 
 def _marker_arrow(draw, S, way: str, ink, inner: float) -> float:

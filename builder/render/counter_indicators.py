@@ -74,17 +74,24 @@ def disc(draw, S, centre, diameter, ink, ring: bool) -> None:
     r = diameter / 2
     box = (cx - r, cy - r, cx + r, cy + r)
     if ring:
-        width = max(1, int(round(S * 0.018)))
+        width = ring_width(S)
         _paint(draw, ink, lambda d, c: d.ellipse(box, outline=c, width=width))
     else:
         _paint(draw, ink, lambda d, c: d.ellipse(box, fill=c))
 
 
-def disc_around(text_box, S, size) -> tuple[tuple[float, float], float]:
-    """Centre and diameter of a dot behind text whose drawn extent is ``text_box`` (None: not known)."""
+def ring_width(S) -> int:
+    return max(1, int(round(S * 0.018)))
+
+
+def disc_around(text_box, S, size, ring: bool = False) -> tuple[tuple[float, float], float]:
+    """Centre and diameter of a dot (or a ring) behind text whose drawn extent is ``text_box``."""
     x0, y0, x1, y1 = text_box
-    # Large enough to frame one or two digits with a margin, never smaller than the slot's size.
+    # Large enough to frame one or two digits with a margin, never smaller than the slot's size; a ring's
+    # line stays clear of the digits' corners.
     d = max((x1 - x0) * 1.35, (y1 - y0) * 1.5, size * S * 0.6)
+    if ring:
+        d = max(d, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 + 2 * ring_width(S) + S * 0.02)
     return ((x0 + x1) / 2, (y0 + y1) / 2), d
 
 

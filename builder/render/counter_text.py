@@ -88,11 +88,23 @@ def expand(template: str, game, unit: dict, values: dict, where: str) -> str | N
     return lead + "".join(s + t for s, t in parts) + trail
 
 
+HALO = 0.07        # a halo's width as a fraction of the font size (about 0.2 mm round a printed value) ...
+HALO_MIN = 0.011   # ... and at least this fraction of the counter's side (2 px at 300 dpi), so it stays solid
+
+
 @dataclass
 class Fitted:
     lines: list[str]
     size: float          # font size in pixels
     style: str
+    halo: tuple | None = None   # the outline colour drawn round the letters (a light ink on a light ground ...)
+    stroke: int = 0             # the halo's width in pixels
+
+
+def halo_width(draw, size: float) -> int:
+    """The width (px) of the halo round text of ``size`` px on this drawing."""
+    side = min(draw.im.size) if getattr(draw, "im", None) is not None else 0
+    return max(1, int(round(max(fonts.font(size).size * HALO, side * HALO_MIN))))
 
 
 def _wraps(text: str):
@@ -107,13 +119,14 @@ def _wraps(text: str):
 
 
 def fit(draw, text: str, box_w: float, box_h: float, size: float, style: str, where: str,
-        min_scale: float = MIN_SCALE, wrap: bool = True) -> Fitted:
+        min_scale: float = MIN_SCALE, wrap: bool = True, halo: tuple | None = None) -> Fitted:
     """The largest size <= ``size`` (px) at which ``text``'s ink fits the box, centred in it, on one line or
-    wrapped at spaces (the ink, descenders included, not the font's nominal line height). ``size`` is the
-    print's; a drawing with a smaller margin (the module's images) enlarges it by ``draw.text_scale``."""
+    wrapped at spaces (the ink, descenders included, not the font's nominal line height; a ``halo``'s
+    outline included). ``size`` is the print's; a drawing with a smaller margin (the module's images)
+    enlarges it by ``draw.text_scale``."""
     for trial_size in _sizes(size, getattr(draw, "text_scale", 1.0), min_scale):
         for lines in (_wraps(text) if wrap else [[text]]):
-            trial = Fitted(lines, trial_size, style)
+            trial = Fitted(lines, trial_size, style, halo, halo_width(draw, trial_size) if halo else 0)
             x0, y0, x1, y1 = fitted_box(draw, trial, 0, 0)
             if x1 - x0 <= box_w and max(-y0, y1) <= box_h / 2 + 0.5:
                 return trial
@@ -134,8 +147,9 @@ def draw_fitted(draw, fitted: Fitted, cx: float, cy: float, fill, align: str = "
     """Draw fitted lines centred on cy; align 'l'/'m'/'r' uses left, cx or right as the x anchor.
     Returns the box the ink of the text covers."""
     f = fonts.font(fitted.size, fitted.style)
+    halo = {"stroke_width": fitted.stroke, "stroke_fill": fitted.halo} if fitted.halo else {}
     for (x, y), line in _placed(fitted, cx, cy, align, left, right):
-        draw.text((x, y), line, font=f, fill=fill, anchor=align + "m")
+        draw.text((x, y), line, font=f, fill=fill, anchor=align + "m", **halo)
     return fitted_box(draw, fitted, cx, cy, align, left, right)
 
 
@@ -145,14 +159,14 @@ def _placed(fitted: Fitted, cx, cy, align, left, right):
     asc, desc = f.getmetrics()
     step = (asc + desc) * 0.9
     y = cy - step * (len(fitted.lines) - 1) / 2
-    x = {"l": left, "r": right}.get(align, cx)
+    x = {"l": left + fitted.stroke, "r": right - fitted.stroke}.get(align, cx)   # the halo inside the box too
     return [((x, y + k * step), line) for k, line in enumerate(fitted.lines)]
 
 
 def fitted_box(draw, fitted: Fitted, cx: float, cy: float, align: str = "m", left: float = 0, right: float = 0):
     """The box the ink of draw_fitted's text would cover, without drawing it."""
     f = fonts.font(fitted.size, fitted.style)
-    return union([draw.textbbox(xy, line, font=f, anchor=align + "m")
+    return union([draw.textbbox(xy, line, font=f, anchor=align + "m", stroke_width=fitted.stroke)
                   for xy, line in _placed(fitted, cx, cy, align, left, right)])
 
 
@@ -168,13 +182,13 @@ def union(boxes):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def note(draw, slot: str, box, ink_box, size: float, value: bool = False) -> None:
+def note(draw, slot: str, box, ink_box, size: float, value: bool = False, ink=None) -> None:
     """Record where a text was printed, for the legibility checks: its slot's name and box, the box its ink
-    covers, its font size (px) and whether it prints a value. Nothing is kept unless the caller asked
-    (``draw.notes`` is a list)."""
+    covers, its font size (px), whether it prints a value and its ink colour (None: not one colour). Nothing
+    is kept unless the caller asked (``draw.notes`` is a list)."""
     notes = getattr(draw, "notes", None)
     if notes is not None:
-        notes.append((slot, tuple(box), tuple(ink_box), size, value))
+        notes.append((slot, tuple(box), tuple(ink_box), size, value, tuple(ink[:3]) if ink else None))
     mark(draw, slot, ink_box)
 
 

@@ -28,8 +28,8 @@ def glyph(*names):
 class Pen:
     """Draws in frame coordinates onto a Pillow ImageDraw; ``lw`` is the stroke width in pixels."""
 
-    def __init__(self, draw: ImageDraw.ImageDraw, box, ink, lw: float):
-        self.draw, self.ink, self.lw = draw, ink, max(1, int(round(lw)))
+    def __init__(self, draw: ImageDraw.ImageDraw, box, ink, lw: float, paper=None):
+        self.draw, self.ink, self.lw, self.paper = draw, ink, max(1, int(round(lw))), paper
         self.inner = tuple(box)
         self.x0, self.y0, x1, y1 = box
         self.w, self.h = x1 - self.x0, y1 - self.y0
@@ -82,8 +82,9 @@ class Pen:
     def text(self, s: str, cu: float, cv: float, height: float):
         """Bold text centred at (cu, cv), ``height`` a fraction of the frame height."""
         f = fonts.font(height * self.h / 0.75, "bold")
+        box = knockout(self.draw, self.draw.textbbox(self.p(cu, cv), s, font=f, anchor="mm"), f, self.paper)
         self.draw.text(self.p(cu, cv), s, font=f, fill=self.ink, anchor="mm")
-        _note(self.draw, self.inner, self.draw.textbbox(self.p(cu, cv), s, font=f, anchor="mm"), f.size)
+        _note(self.draw, self.inner, box, f.size, self.ink)
 
 
 # ---------------------------------------------------------------- arms (the main mark)
@@ -287,7 +288,7 @@ TEXT_GLYPHS = {"security": ("SEC", 0.26), "police": ("MP", 0.26), "training": ("
 
 def _text_glyph(text: str, size: float):
     def draw(p: Pen):
-        p.text(text, 0.5, 0.2, size)
+        p.text(text, 0.5, 0.25, size)
     return draw
 
 
@@ -306,7 +307,7 @@ def _jaeger(p: Pen):
 @glyph("reserve")
 def _reserve(p: Pen):
     # A bold R in the right-hand triangle of the X, clear of the frame's edge.
-    p.text("R", 0.84, 0.5, 0.36)
+    p.text("R", 0.8, 0.5, 0.34)
 
 
 @glyph("heavy")
@@ -376,6 +377,23 @@ def _towed(p: Pen):
     p.circle(0.69, 0.87, 0.05)
 
 
+KNOCKOUT = 0.12  # the gap a text in the frame cuts in the lines under it, as a fraction of its size
+
+
+def knockout(draw, ink_box, f, paper):
+    """Clear the frame's fill round a text's ink (as printers knock out type over line art), so a letter
+    never runs into a line of its own ink; returns the cleared box."""
+    if paper is None:
+        return ink_box
+    pad = max(1, round(f.size * KNOCKOUT))
+    box = (ink_box[0] - pad, ink_box[1] - pad, ink_box[2] + pad, ink_box[3] + pad)
+    draw.rectangle(box, fill=paper)
+    return box
+
+
+TEXT_BAND = 0.27  # the share of the frame's height a type's text takes above its glyphs
+
+
 def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, text: str | None = None) -> None:
     """The land-unit frame at ``box`` (pixels), filled, with each glyph drawn inside and optional text."""
     x0, y0, x1, y1 = box
@@ -383,28 +401,33 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
     draw.rectangle(box, fill=fill)
     # Glyphs are drawn in the frame's inner box so strokes meet the outline cleanly.
     inner = (x0 + lw / 2, y0 + lw / 2, x1 - lw / 2, y1 - lw / 2)
-    pen = Pen(draw, inner, ink, lw)
+    # Beside glyphs the type's text takes a band along the top of the frame and the glyphs the rest, so
+    # neither runs into the other (a TGR over the armour oval).
+    band = TEXT_BAND * (inner[3] - inner[1]) if text and glyphs else 0
+    pen = Pen(draw, (inner[0], inner[1] + band, inner[2], inner[3]), ink, lw, fill)
     for name in glyphs:
         GLYPHS[name](pen)
     if text:
-        # Alone, the type's text fills the frame; beside glyphs it sits small in the upper part.
-        height, cy = (0.42, 0.5) if not glyphs else (0.2, 0.27)   # inside the frame, clear of its edge
+        # Alone, the type's text fills the frame; beside glyphs it sits small in its band.
+        height, cy = (0.42, 0.5) if not glyphs else (0.17, 0.175)
         size = (y1 - y0) * height / 0.75
         f = fonts.font(size, "condensed-bold")
         while size > 4 and draw.textlength(text, font=f) > (x1 - x0) * (0.8 if not glyphs else 0.5):
             size *= 0.9
             f = fonts.font(size, "condensed-bold")
         cx = 0.5 if not glyphs else 0.56  # clear of a corner modifier (H, L) at the upper left
-        draw.text((x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy), text, font=f, fill=ink, anchor="mm")
-        _note(draw, inner, draw.textbbox((x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy), text, font=f, anchor="mm"), size)
+        xy = (x0 + (x1 - x0) * cx, y0 + (y1 - y0) * cy)
+        cleared = knockout(draw, draw.textbbox(xy, text, font=f, anchor="mm"), f, fill)
+        draw.text(xy, text, font=f, fill=ink, anchor="mm")
+        _note(draw, inner, cleared, size, ink)
     draw.rectangle(box, outline=ink, width=lw)
 
 
-def _note(draw, box, ink_box, size) -> None:
+def _note(draw, box, ink_box, size, ink) -> None:
     """Text inside the frame, for the legibility checks (builder.render.counter_text.note)."""
     notes = getattr(draw, "notes", None)
     if notes is not None:
-        notes.append(("symbol text", tuple(box), tuple(ink_box), size, False))
+        notes.append(("symbol text", tuple(box), tuple(ink_box), size, False, tuple(ink[:3])))
 
 
 def unknown_glyphs(names) -> list[str]:
