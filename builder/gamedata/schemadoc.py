@@ -33,11 +33,16 @@ def _resolve(node: dict, root: dict, by_id: dict) -> tuple[dict, dict]:
     return merged, target_root
 
 
+def _value(v) -> str:
+    """A schema value as YAML writes it (false, not Python's False)."""
+    return f"`{v}`" if isinstance(v, str) else f"`{json.dumps(v)}`"
+
+
 def _type(node: dict) -> str:
     if "enum" in node:
-        return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
+        return "one of " + ", ".join(_value(v) for v in node["enum"])
     if "const" in node:
-        return f"`{node['const']}`"
+        return _value(node["const"])
     t = node.get("type")
     if isinstance(t, list):
         return " or ".join(_TYPES.get(x, x) for x in t)

@@ -73,10 +73,19 @@ def marker(draw, name: str, loc: dict, x: float, y: float, sc) -> None:
         raise ValueError(f"unknown marker {name!r}")
 
 
+def printed_name(loc: dict) -> str | None:
+    """The name the map prints for ``loc``: its label, else its name; None for a location that prints none
+    (``label: false``: its name is rule data, such as a road junction or a scenario's edge limit)."""
+    label = loc.get("label")
+    if label is False:
+        return None
+    return label or loc.get("name") or None
+
+
 def name_box(draw, loc: dict, cx: float, cy: float, sc, name_font, within=None):
     """(x, y, text, font, box) of the location's name: centred below the marker, moved sideways as little as needed
     to keep it inside ``within`` (x0, y0, x1, y1), or None for a location without a name."""
-    name = loc.get("label") or loc.get("name")
+    name = printed_name(loc)
     if not name:
         return None
     style = "bold" if loc.get("city") in ("capital", "major-city", "city") else "regular"
