@@ -1,6 +1,7 @@
 """Rivers as a player reads them: each river a continuous line along hexsides that ends (its mouth) at the sea, the
-map's border or another river; rivers meet only where one of them ends; and no hex is nearly ringed by rivers
-(five or six of its sides), which on the printed map reads as a drawing error.
+map's border or another river; a canal, dug from water to water, ends so at both ends; rivers meet only where one
+of them ends; and no hex is nearly ringed by rivers (five or six of its sides), which on the printed map reads as a
+drawing error.
 
 Computed from the shipped map data through the Grid (corners shared by two adjacent hexes), no drawing."""
 
@@ -13,10 +14,13 @@ import pytest
 from builder.gamedata.validate import validate_game
 from builder.render import map_data
 
-# The hexside types that are watercourses, per shipped game (canals join rivers, so they count for enclosure and
-# junctions; only natural rivers must reach a mouth).
+# The hexside types that are watercourses, per shipped game: natural rivers (one end, the mouth, must reach water)
+# and navigation canals (dug from water to water: both ends must). The PLS canals are drainage canals, streams by
+# the rules (PLS 5.9: "the Parizsi Canal is a Stream"), sourced inland as a stream is. Water terrain a watercourse
+# may end at besides the unplayable sea and lakes: the EotID Scheldt estuary (X12, 8.4).
 RIVERS = {"iron-dream": ({"river", "major-river"}, {"canal"}),
           "panzers-last-stand": ({"danube", "river", "stream"}, set())}
+WATER = {"iron-dream": {"estuary"}, "panzers-last-stand": set()}
 
 
 def _key(p):
@@ -28,10 +32,11 @@ def game(request):
     report = validate_game(request.param)
     assert report.ok
     data = map_data.load(report.model.map_doc, report.grid)
-    rivers, others = RIVERS[request.param]
-    runs = [r for r in report.model.map_doc["hexsides"] if r["type"] in rivers | others]
+    rivers, canals = RIVERS[request.param]
+    runs = [r for r in report.model.map_doc["hexsides"] if r["type"] in rivers | canals]
     assert any(r["type"] in rivers for r in runs)
-    return request.param, data, runs, rivers
+    canal_runs = {r["name"] for r in runs if r["type"] in canals}
+    return request.param, data, runs, rivers, canal_runs
 
 
 def side_corners(grid, a, b):
@@ -57,10 +62,10 @@ def run_corners(grid, run) -> dict:
     return degree
 
 
-def inland_rivers(data, runs, rivers) -> list[str]:
+def inland_rivers(data, runs, rivers, canals=(), water=()) -> list[str]:
     """Watercourses that are not one line, rivers whose two ends are both inland (neither on the edge, at the sea or a
-    lake, nor on another watercourse), rivers that flow in over the map edge but end inland, and ends that stop
-    one hexside short of the water."""
+    lake or ``water`` terrain, nor on another watercourse), canals (runs named in ``canals``) with an end inland,
+    rivers that flow in over the map edge but end inland, and ends that stop one hexside short of the water."""
     grid = data.grid
     around = corner_hexes(grid)
     corners = {r["name"]: run_corners(grid, r) for r in runs}
@@ -69,8 +74,9 @@ def inland_rivers(data, runs, rivers) -> list[str]:
         hexes = around[v]
         if len(hexes) < 3:                     # on the map's edge
             return True
-        if any((data.terrain_of(h) or {}).get("playable", True) is False for h in hexes):
-            return True                        # at the sea (or a lake)
+        if any((data.terrain_of(h) or {}).get("playable", True) is False or data.layer.terrain(h) in water
+               for h in hexes):
+            return True                        # at the sea (or a lake, an estuary)
         return any(v in c for other, c in corners.items() if other != run_name)
 
     def next_corners(v):
@@ -87,15 +93,18 @@ def inland_rivers(data, runs, rivers) -> list[str]:
         if len(ends) != 2:
             bad.append(f"{run['name']} is not one line")
             continue
+        at = [mouth(v, run["name"]) for v in ends]
+        name = lambda v: "/".join(sorted(grid.name(h) for h in around[v]))  # noqa: E731
+        if run["name"] in canals:   # dug from water to water: both ends on it
+            bad += [f"{run['name']} (a canal) ends inland at {name(v)}" for v, m in zip(ends, at) if not m]
+            continue
         if run["type"] not in rivers:
             continue
-        at = [mouth(v, run["name"]) for v in ends]
         if not any(at):
             bad.append(f"{run['name']} ends inland at both ends")
         # Every river on the shipped maps that crosses the map's edge flows in over it (its source is off the map),
         # so its other end is its mouth and must reach the water; an end a hexside short of it reads as a gap.
         inland = [v for v, m in zip(ends, at) if not m]
-        name = lambda v: "/".join(sorted(grid.name(h) for h in around[v]))  # noqa: E731
         if len(inland) == 1 and len(around[ends[at.index(True)]]) < 3:
             bad.append(f"{run['name']} flows in over the map edge and ends inland at {name(inland[0])}")
         if not any(at):   # which end was meant to be the mouth is unknown: name the one a hexside short
@@ -127,17 +136,17 @@ def ringed(grid, runs) -> list[str]:
 
 
 def test_every_river_ends_at_the_sea_the_border_or_another_river(game):
-    name, data, runs, rivers = game
-    assert inland_rivers(data, runs, rivers) == [], name
+    name, data, runs, rivers, canals = game
+    assert inland_rivers(data, runs, rivers, canals, WATER[name]) == [], name
 
 
 def test_rivers_share_no_side(game):
-    name, data, runs, _ = game
+    name, data, runs, _, _ = game
     assert shared_sides(data.grid, runs) == [], name
 
 
 def test_no_hex_is_ringed_by_rivers(game):
-    name, data, runs, _ = game
+    name, data, runs, _, _ = game
     assert ringed(data.grid, runs) == [], name
 
 
@@ -162,3 +171,20 @@ def test_the_checks_fail_on_the_defects_they_are_for():
     prut = {"name": "Prut", "type": "river", "sides": [["J32", "K33"], ["K32", "K33"]]}
     dniester = {"name": "Dniester", "type": "river", "sides": [["K33", "L32"], ["K32", "L32"], ["K32", "K33"]]}
     assert shared_sides(grid, [prut, dniester]) == ["K32|K33 on Prut and Dniester"]
+
+
+def test_a_canal_must_reach_water_at_both_ends():
+    """The Albert Canal as it was: one side off the Meuse, ending inland north of Antwerp; a river may end so (its
+    source), a canal may not. Carried on to the Scheldt estuary it passes; the estuary counts only as water."""
+    report = validate_game("iron-dream")
+    data = map_data.load(report.model.map_doc, report.grid)
+    meuse, rhine = (next(r for r in report.model.map_doc["hexsides"] if r["name"] == n) for n in ("Meuse", "Rhine"))
+    albert = {"name": "Albert", "type": "canal", "sides": [["V12", "V13"]]}
+    assert inland_rivers(data, [meuse, rhine, albert], {"river"}, {"Albert"}, {"estuary"}) == [
+        "Albert (a canal) ends inland at V12/V13/W13"]
+    as_river = dict(albert, type="river")
+    assert inland_rivers(data, [meuse, rhine, as_river], {"river"}, set(), {"estuary"}) == []
+    albert["sides"] += [["V12", "W13"], ["W12", "W13"]]   # on to the corner with X12, the Scheldt estuary
+    assert inland_rivers(data, [meuse, rhine, albert], {"river"}, {"Albert"}, {"estuary"}) == []
+    assert inland_rivers(data, [meuse, rhine, albert], {"river"}, {"Albert"}, set()) == [
+        "Albert (a canal) ends inland at W12/W13/X12"]
