@@ -93,39 +93,6 @@ def test_pls_compass_covers_no_road_river_place_or_number(pls):
             assert (x - cx) ** 2 + (y - grid.spec.hex_size * 0.36 - cy) ** 2 > disc ** 2, grid.name(h)
 
 
-def test_place_names_stay_inside_the_maps_outer_edges():
-    """A name in a hex on the map's edge is moved inward, not cut off by the edge (across a seam it runs on)."""
-    from PIL import ImageDraw
-    from builder.render import map_markers
-    from builder.render.map_style import Scale
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    for game in ("iron-dream", "panzers-last-stand"):
-        report = validate_game(game)
-        data = map_data.load(report.model.map_doc, report.grid)
-        grid, sc = data.grid, Scale(data.grid.spec.hex_size)
-        boards = [s.id for s in grid.spec.sheets] if grid.spec.has_sheets else [None]
-        for sheet in boards:
-            left, top, width, height = map_image.board_rect(grid, sheet)
-            within = map_image.label_bounds(grid, sheet, (width, height))
-            for h, loc in data.locations.items():
-                if grid.spec.has_sheets and board_showing(grid, h) != sheet:
-                    continue
-                x, y = grid.centre(h)
-                placed = map_markers.name_box(probe, loc, x - left, y - top, sc, sc.name_font, within)
-                if placed:
-                    box = placed[4]
-                    assert within[0] <= box[0] + 0.01 and box[2] <= within[2] + 0.01, (game, loc.get("name"))
-        # a long name in a corner hex is moved in from the edge
-        h = min(grid.all_hexes(), key=lambda h: grid.centre(h))
-        sheet = board_showing(grid, h) if grid.spec.has_sheets else None
-        left, top, width, height = map_image.board_rect(grid, sheet)
-        x, y = grid.centre(h)
-        within = map_image.label_bounds(grid, sheet, (width, height))
-        placed = map_markers.name_box(probe, {"name": "A long place name on the edge"}, x - left, y - top, sc,
-                                      sc.name_font, within)
-        assert placed[4][0] >= within[0] - 0.01 and placed[0] > x - left, game
-
-
 def test_legend_title_wraps_inside_the_panel_and_water_shows_its_shore(pls):
     from builder.render.colors import parse_color
     lay = map_legend.layout(pls)

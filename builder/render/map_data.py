@@ -29,6 +29,7 @@ class MapData:
     boxes: list = field(default_factory=list)
     box_places: dict = field(default_factory=dict)  # box id -> counter places it must show (gamedata.box_loads)
     place_px: int = 0                               # one counter place, counter plus gap, in pixels
+    label_layout: object = None                     # map_labels.Layout, computed once for every board
 
     def terrain_of(self, h) -> dict | None:
         tid = self.layer.terrain(h)

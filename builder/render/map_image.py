@@ -9,12 +9,14 @@ Drawing is deterministic (no randomness, fixed order), so the same data gives th
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
 from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
-from builder.render import fonts, map_hexsides, map_lines, map_markers, map_symbols
+from builder.render import fonts, map_hexsides, map_labels, map_lines, map_markers, map_numbers, map_symbols
+from builder.render.map_numbers import hex_name, number_plate, numbered  # noqa: F401  (the map's API)
 from builder.render.map_style import BORDER_INK, GRID_INK, INK, SHEET_INK, VP_RED, Scale, draw_pattern, rgba
 
 OFF_MAP = (232, 232, 226)
@@ -41,12 +43,6 @@ def sheet_hexes(grid, sheet, pad: float = 0.0):
         if x + hw > left and x - hw < left + width and y + hh > top and y - hh < top + height:
             out.append(h)
     return out
-
-
-def hex_name(grid, h) -> str:
-    """The hex's ID as printed: that of the sheet whose board holds its centre (where VASSAL reports it)."""
-    sheet = board_showing(grid, h)
-    return grid.name(h) if sheet is None else local_name(grid, sheet, h)
 
 
 def side_segment(grid, a, b, shift=(0.0, 0.0)):
@@ -101,11 +97,14 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     # Names and markers may reach past their hex: draw those of hexes just off the board too (clipped).
     shown = set(sheet_hexes(grid, sheet, pad=sc.size * 1.5))
     _region_labels(draw, data, shown, (left, top), sc)
-    _hex_numbers(draw, data, sorted(shown), at, sc)
-    within = label_bounds(grid, sheet, (width, height))
+    _hex_numbers(draw, data, sorted(shown), (left, top), sc)
+    names = map_labels.layout(data, sc).labels
     for h, loc in sorted(data.locations.items()):
         if h in shown:
-            map_markers.location(draw, loc, *at(h), sc, sc.name_font, within)
+            label = names.get(h)
+            if label is not None:   # the layout is in the Grid frame: shift it to this board
+                label = replace(label, x=label.x - left, y=label.y - top)
+            map_markers.location(draw, loc, *at(h), sc, label)
     _frame(draw, grid, sheet, (left, top, width, height), sc)
     if sheet is not None:   # in the corner on the map's outer edges, not in the middle of the joined map
         inner = {(axis, side) for axis, side, _ in seams(grid, sheet)}
@@ -125,45 +124,22 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
 ID_INK = (40, 40, 40, 255)
 
 
-def numbered(grid, h, rule: dict | None) -> bool:
-    """Whether the hex prints its number: every hex, or (BCS 1.0e) those on every Nth line of the sheet holding it."""
-    if not rule or not rule.get("every"):
-        return True
-    sheet = board_showing(grid, h)
-    axis = rule.get("axis", "row")
-    if sheet is None:
-        index = h.row if axis == "row" else h.col
-    else:
-        s = grid.extent(sheet).sheet
-        index = h.row - s.origin_row if axis == "row" else h.col - s.origin_col
-    return index % rule["every"] == 0
-
-
-def number_plate(draw, text, x, y, font, pad: float) -> tuple[float, float, float, float]:
-    """Where a hex number and the knock-out behind it go: the text's box grown by ``pad``."""
-    left, top, right, bottom = draw.textbbox((x, y), text, font=font, anchor="mm")
-    return left - pad, top - pad, right + pad, bottom + pad
-
-
-def _hex_numbers(draw, data, hexes, at, sc):
+def _hex_numbers(draw, data, hexes, origin, sc):
     """Hex numbers drawn last over a knock-out in the hex's own colour, so a road or railway running through the
     top of the hex is interrupted under the number instead of striking through it."""
-    grid = data.grid
-    rule = (data.doc.get("map") or {}).get("hex_numbers")
-    id_font = fonts.font(sc.id_font, "regular")
-    dot = sc.size * 0.022
-    pad = max(1.0, sc.size * 0.02)
-    for h in hexes:
-        cx, cy = at(h)
-        y = cy - sc.size * 0.36
-        if numbered(grid, h, rule):
-            text = hex_name(grid, h)
-            kind = data.terrain_of(h)
-            plate = rgba(kind["color"], f"terrain type {kind['id']}") if kind else UNSET
-            draw.rounded_rectangle(number_plate(draw, text, cx, y, id_font, pad), radius=pad, fill=plate[:3] + (255,))
-            draw.text((cx, y), text, font=id_font, fill=ID_INK, anchor="mm")
-        elif (rule or {}).get("others", "dot") == "dot":   # where the number would be: count along the row
-            draw.ellipse((cx - dot, y - dot, cx + dot, y + dot), fill=ID_INK)
+    ox, oy = origin
+    id_font = map_numbers.number_font(sc)
+    pad = map_numbers.plate_pad(sc)
+    for h, mark in map_numbers.marks(data, hexes, sc).items():
+        x, y = mark.x - ox, mark.y - oy
+        if mark.text is None:
+            r = map_numbers.dot_radius(sc)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=ID_INK)
+            continue
+        kind = data.terrain_of(h)
+        plate = rgba(kind["color"], f"terrain type {kind['id']}") if kind else UNSET
+        draw.rounded_rectangle(number_plate(draw, mark.text, x, y, id_font, pad), radius=pad, fill=plate[:3] + (255,))
+        draw.text((x, y), mark.text, font=id_font, fill=ID_INK, anchor="mm")
 
 
 COMPASS_ANGLE = {"up": -90, "down": 90, "left": 180, "right": 0}   # image angle of north, degrees
@@ -186,7 +162,7 @@ def compass_place(data, sheet, size, origin) -> tuple[float, float, float]:
                 for chain in map_hexsides.chains(grid, sides)]
     rule = (data.doc.get("map") or {}).get("hex_numbers")
     spots = [grid.centre(h) for h in data.locations]
-    spots += [(x, y - sc.size * 0.36) for h in grid.all_hexes() if numbered(grid, h, rule)
+    spots += [(x, y - sc.size * map_numbers.NUMBER_DY) for h in grid.all_hexes() if numbered(grid, h, rule)
               for x, y in [grid.centre(h)]]
     spots = [(x - ox, y - oy) for x, y in spots]
     step = sc.size * 0.9
@@ -224,16 +200,6 @@ def _compass(draw, data, north, sheet, size, origin, sc):
         if k == 0:
             lx, ly = cx + ux * r * 0.98, cy + uy * r * 0.98
         draw.text((lx, ly), letter, font=f, fill=fill, anchor="mm", stroke_width=2, stroke_fill=HALO)
-
-
-def label_bounds(grid, sheet, size) -> tuple[float, float, float, float]:
-    """The box a place name must stay inside on this board: its outer edges (a name there is moved inward rather
-    than cut by the map's edge); across a seam it may run on, the next board draws the rest."""
-    width, height = size
-    inner = {(axis, side) for axis, side, _ in (seams(grid, sheet) if sheet is not None else ())}
-    pad = grid.spec.hex_size * 0.04
-    return (-math.inf if (0, 0) in inner else pad, -math.inf if (1, 0) in inner else pad,
-            math.inf if (0, 1) in inner else width - pad, math.inf if (1, 1) in inner else height - pad)
 
 
 def _frame(draw, grid, sheet, rect, sc):
@@ -320,31 +286,11 @@ def _hexsides(draw, data, origin, sc, on_board):
             map_symbols.chain_stroke(draw, "double", pts, colour, w, sc.size, layer)
 
 
-REGION_INK = {"sea": (30, 70, 150, 150), "lake": (25, 60, 140, 200), "nation": (120, 20, 50, 120)}
-REGION_SIZE = {"sea": 0.26, "lake": 0.17, "nation": 0.2}
-
-
 def _region_labels(draw, data, on_board, origin, sc):
-    """Sea areas and nations named once each, on their hex nearest the middle that no place uses."""
-    grid = data.grid
-    for reg in data.regions.values():
-        ink = REGION_INK.get(reg.get("kind"))
-        # The label's hex is chosen from the whole region, so a region across a seam is named once.
-        hexes = [h for h in (grid.parse(i) for i in reg.get("hexes") or []) if h is not None]
-        if ink is None or len(hexes) < 3:
-            continue
-        pts = [grid.centre(h) for h in hexes]
-        mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
-        free = [h for h in hexes if h not in data.locations]
-        if not free:
-            continue
-        h = min(free, key=lambda h: (math.dist(grid.centre(h), (mx, my)), h))
-        if h not in on_board:
-            continue
-        x, y = grid.centre(h)
-        size = sc.size * REGION_SIZE[reg["kind"]]
-        draw.text((x - origin[0], y - origin[1] + sc.size * 0.12), reg["name"].upper(), font=fonts.font(size, "bold"),
-                  fill=ink, anchor="mm")
+    """Sea areas and nations named once each (map_labels.region_names)."""
+    for reg in map_labels.region_names(data, sc):
+        if reg.hex in on_board:
+            draw.text((reg.x - origin[0], reg.y - origin[1]), reg.text, font=reg.font, fill=reg.ink, anchor="mm")
 
 
 def _lines(draw, data, origin, sc, on_board):

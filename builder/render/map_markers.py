@@ -13,7 +13,7 @@ ROMAN_SIZE = 0.11
 
 # Where each marker sits, in hex sizes from the hex centre (x right, y down).
 MARKER_AT = {"city": (0, 0), "vp": (0.3, -0.14), "wehrkreis": (-0.25, -0.12), "economic": (-0.3, 0.06),
-             "supply": (0.32, 0.1), "symbol": (-0.1, -0.22), "fort": (0.1, -0.22), "key": (-0.3, 0.08)}
+             "supply": (0.32, 0.1), "symbol": (-0.14, -0.16), "fort": (0.1, -0.17), "key": (-0.3, 0.08)}
 
 
 def markers_of(loc: dict) -> list[str]:
@@ -73,6 +73,49 @@ def marker(draw, name: str, loc: dict, x: float, y: float, sc) -> None:
         raise ValueError(f"unknown marker {name!r}")
 
 
+def _text_box(text: str, font, x: float, y: float, stroke: int = 2) -> tuple[float, float, float, float]:
+    left, top, right, bottom = font.getbbox(text, anchor="mm", stroke_width=stroke)
+    return x + left, y + top, x + right, y + bottom
+
+
+def _square(x: float, y: float, half: float) -> tuple[float, float, float, float]:
+    return x - half, y - half, x + half, y + half
+
+
+def marker_box(name: str, loc: dict, x: float, y: float, sc) -> tuple[float, float, float, float]:
+    """The box marker ``name`` of ``loc`` covers when ``marker`` draws it centred at (x, y), so a place name can be
+    set clear of it (map_labels)."""
+    s = sc.size
+    if name == "city":
+        r = CITY_RADIUS[loc["city"]] * s
+        if loc["city"] == "capital":
+            r += sc.width(0.045) + sc.width(0.02) / 2
+        return _square(x, y, r + sc.width(0.035) / 2)
+    if name == "vp":
+        return _square(x, y, s * 0.1 + 1)
+    if name == "wehrkreis":
+        return _text_box(str(loc["wehrkreis"]), fonts.font(s * ROMAN_SIZE, "bold"), x, y)
+    if name == "economic":
+        return _square(x, y, s * 0.05)
+    if name == "supply":
+        return _square(x, y, s * 0.06 + 1)
+    if name == "symbol":
+        if loc["symbol"] in ("swastika", "red-star", "white-star", "red-triangle"):
+            return _square(x, y, s * 0.08 + 1)
+        return _text_box(loc["symbol"], fonts.font(s * 0.1, "condensed-bold"), x, y)
+    if name == "fort":
+        return _text_box(f"F{loc['fort']}", fonts.font(s * 0.1, "bold"), x, y)
+    if name == "key":
+        return _square(x, y, s * 0.06 + sc.width(0.02))
+    raise ValueError(f"unknown marker {name!r}")
+
+
+def marker_boxes(loc: dict, cx: float, cy: float, sc) -> list[tuple[float, float, float, float]]:
+    """The boxes of every marker the location prints in its hex centred at (cx, cy)."""
+    return [marker_box(m, loc, cx + MARKER_AT[m][0] * sc.size, cy + MARKER_AT[m][1] * sc.size, sc)
+            for m in markers_of(loc)]
+
+
 def printed_name(loc: dict) -> str | None:
     """The name the map prints for ``loc``: its label, else its name; None for a location that prints none
     (``label: false``: its name is rule data, such as a road junction or a scenario's edge limit)."""
@@ -82,34 +125,23 @@ def printed_name(loc: dict) -> str | None:
     return label or loc.get("name") or None
 
 
-def name_box(draw, loc: dict, cx: float, cy: float, sc, name_font, within=None):
-    """(x, y, text, font, box) of the location's name: centred below the marker, moved sideways as little as needed
-    to keep it inside ``within`` (x0, y0, x1, y1), or None for a location without a name."""
-    name = printed_name(loc)
-    if not name:
-        return None
-    style = "bold" if loc.get("city") in ("capital", "major-city", "city") else "regular"
-    font = fonts.font(name_font, style)
-    x, y = cx, cy + sc.size * 0.27
-    box = draw.textbbox((x, y), name, font=font, anchor="mm", stroke_width=2)
-    if within:
-        x0, _, x1, _ = within
-        shift = max(0.0, x0 - box[0]) - max(0.0, box[2] - x1)
-        x += shift
-        box = (box[0] + shift, box[1], box[2] + shift, box[3])
-    return x, y, name, font, box
+NAME_INK = {True: PORT_BLUE, False: INK}
 
 
-def location(draw, loc: dict, cx: float, cy: float, sc, name_font, within=None) -> None:
-    """A location in its hex: the city circle, its name below, and every other marker at its place."""
+def name_style(loc: dict) -> str:
+    """Cities and bigger, and the named quarters of a city drawn as urban hexes (Buda, Pest), print bold."""
+    return "bold" if loc.get("city") in ("capital", "major-city", "city", "urban") else "regular"
+
+
+def location(draw, loc: dict, cx: float, cy: float, sc, label=None) -> None:
+    """A location in its hex: the city circle, its name where the label layout put it (``label``, a
+    map_labels.Label shifted to this board, or None for none), and every other marker at its place."""
     s = sc.size
     if "city" in markers_of(loc):
         marker(draw, "city", loc, cx, cy, sc)
-    placed = name_box(draw, loc, cx, cy, sc, name_font, within)
-    if placed:
-        x, y, name, font, _ = placed
-        draw.text((x, y), name, font=font, fill=PORT_BLUE if loc.get("port") else INK, anchor="mm",
-                  stroke_width=2, stroke_fill=HALO)
+    if label is not None:
+        draw.text((label.x, label.y), label.text, font=label.font, fill=NAME_INK[bool(loc.get("port"))],
+                  anchor=label.anchor, stroke_width=2, stroke_fill=HALO)
     for m in markers_of(loc):
         if m != "city":
             dx, dy = MARKER_AT[m]

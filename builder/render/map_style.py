@@ -31,7 +31,9 @@ class Scale:
 
     @property
     def id_font(self) -> float:
-        return max(9.0, self.size * 0.13)
+        # 0.155 hex: 15 px at hex size 96, capitals 11 px tall, so a player still reads them at the module's
+        # 0.75 starting zoom (8 px); never under 11 px (capitals 8 px), below which digits blur on screen.
+        return max(11.0, self.size * 0.155)
 
     @property
     def name_font(self) -> float:
