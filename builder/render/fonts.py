@@ -38,9 +38,48 @@ def font_path(style: str = "regular") -> Path:
     return path
 
 
+class MemoFont(ImageFont.FreeTypeFont):
+    """A FreeType font that remembers the ink boxes and glyph masks it has made: a build measures and
+    draws the same few texts ('4', '2-3', a unit size) at the same sizes thousands of times (fitting
+    tries each size, every counter of a formation repeats its marks). The answers are FreeType's own,
+    given again for the same arguments, so the pixels are the same as without the memo. A mask is a
+    read-only stencil Pillow draws through; colour (RGBA) masks are altered by Pillow and not kept."""
+
+    MAX_KEPT = 50_000   # per font: a map's hex numbers are all different, so the memo is bounded
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._boxes: dict = {}
+        self._masks: dict = {}
+
+    def getbbox(self, text, mode="", direction=None, features=None, language=None, stroke_width=0, anchor=None):
+        key = (text, mode, direction, features and tuple(features), language, stroke_width, anchor)
+        box = self._boxes.get(key)
+        if box is None:
+            box = super().getbbox(text, mode, direction, features, language, stroke_width, anchor)
+            if len(self._boxes) < self.MAX_KEPT:
+                self._boxes[key] = box
+        return box
+
+    def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
+                 anchor=None, ink=0, start=None, *args, **kwargs):
+        if args or mode == "RGBA":
+            return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    *args, **kwargs)
+        key = (text, mode, direction, features and tuple(features), language, stroke_width, anchor, ink,
+               start and tuple(start), tuple(sorted(kwargs.items())))
+        made = self._masks.get(key)
+        if made is None:
+            made = super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                                    **kwargs)
+            if len(self._masks) < self.MAX_KEPT:
+                self._masks[key] = made
+        return made
+
+
 @lru_cache(maxsize=512)
 def _load(path: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size)
+    return MemoFont(path, size)
 
 
 _FOUND: dict = {}   # (font folder, style) -> its file, once seen: checking on every call was 50 k stats a build
