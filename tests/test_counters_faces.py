@@ -170,3 +170,36 @@ def test_back_shows_full_steps_unless_the_face_says_otherwise():
     doc["units"][0]["back"]["steps"] = 1
     game = bcs_game(doc)
     assert step_region(game, "ss-pz-1", "front") != step_region(game, "ss-pz-1", "back")
+
+
+def test_module_image_is_the_print_drawing_trimmed_to_the_screen_margin(monkeypatch):
+    """Drawn once: the module's image is the print drawing with the band between the safe margin and the
+    screen margin cut off, so what print keeps inside the safe margin reaches the screen margin."""
+    from PIL import Image
+
+    from builder.render import counter_build
+    game = tiny_game()
+    safe, screen = counter_face.safe_margin(game), counter_face.screen_margin(game)
+    assert screen < safe
+    side, px = 376, 80
+    m = round(safe * side)
+    master = Image.new("RGB", (side, side), (255, 255, 255))
+    ImageDraw.Draw(master).rectangle((m, m, side - m - 1, side - m - 1), fill=(0, 0, 0))
+    small = counter_build.module_image(master, counter_build._trim(game), px)
+    edge = next(x for x in range(px) if small.getpixel((x, px // 2))[0] < 128)
+    assert abs(edge - screen * px) <= 1
+    assert small.getpixel((px // 2, px // 2)) == (0, 0, 0) and small.getpixel((0, 0)) == (255, 255, 255)
+    # one drawing per face, the same pixels every time
+    p = piece(game, "blue-3")
+    sizes = [75, 188]
+    first = counter_build._draw_pngs(game, p, "front", sizes)
+    assert first == counter_build._draw_pngs(game, p, "front", sizes)
+    drawn = []
+    real = counter_face.draw_master
+
+    def spy(*a):
+        drawn.append(a[2])
+        return real(*a)
+    monkeypatch.setattr(counter_face, "draw_master", spy)
+    counter_build.module_and_print(game, p, "front", sizes)
+    assert drawn == ["front"]

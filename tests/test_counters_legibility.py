@@ -1,8 +1,8 @@
 """Every counter of both shipped games, drawn at print size, is legible as a publisher would print it: each text
 inside its slot, no two slots' texts overlapping (nor a text over the symbol frame it is not part of), every
 value at least the minimum cap height, and everything inside the die-cut safe margin. The module's images are
-drawn with a screen margin instead (nothing is cut on screen): the same checks hold inside it, and their text is
-larger than the print's.
+the print drawing trimmed to a screen margin instead (nothing is cut on screen): the same checks hold inside it,
+and their text is larger than the print's.
 
 The faces are drawn once at print resolution (no supersampling: the geometry scales exactly) and each text
 reports the box its ink covers (builder.render.counter_text.note)."""
@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from builder.gamedata.validate import validate_game
-from builder.render import counter_face
+from builder.render import counter_build, counter_face
 from builder.render.counter_pieces import pieces
 
 DPI = 300
@@ -38,15 +38,26 @@ def faces_of(name, screen=False):
             draw.canvas = img
             draw.notes = []
             draw.marks = []
-            if screen:
-                draw.safe = counter_face.screen_margin(game)
             if p.kind == "unit":
                 counter_face._draw_unit(draw, S, game, p, face)
             else:
                 counter_face._draw_marker(draw, S, game, p, face)
-            out.append((p.piece_id, face, draw.notes, draw.marks))
-    margin = counter_face.screen_margin(game) if screen else counter_face.safe_margin(game)
-    return game, size_mm, S, out, margin
+            notes, marks = draw.notes, draw.marks
+            if screen:
+                notes, marks = as_module_image(notes, marks, counter_build._trim(game) * S)
+            out.append((p.piece_id, face, notes, marks))
+    if screen:   # the side of what the module's image shows, in the drawing's pixels
+        return game, size_mm, S * (1 - 2 * counter_build._trim(game)), out, counter_face.screen_margin(game)
+    return game, size_mm, S, out, counter_face.safe_margin(game)
+
+
+def as_module_image(notes, marks, cut):
+    """The notes and marks of a print drawing where the module's image shows them: that image is the
+    drawing with ``cut`` pixels trimmed off each edge (counter_build.module_image), then scaled down."""
+    def box(b):
+        return tuple(v - cut for v in b)
+    return ([(slot, box(b), box(ink), *rest) for slot, b, ink, *rest in notes],
+            [(name, box(b), *rest) for name, b, *rest in marks])
 
 
 _DRAWN = {}
@@ -128,18 +139,19 @@ def test_everything_inside_the_safe_margin(drawn):
 def test_module_images_print_larger_text_than_the_sheets(name):
     """On screen nothing is cut: no text is smaller than in print, and the values (what a player reads
     across the map) are clearly larger."""
-    printed = drawn_faces(name, False)[3]
-    screen = drawn_faces(name, True)[3]
+    _, _, p_side, printed, _ = drawn_faces(name, False)
+    _, _, s_side, screen, _ = drawn_faces(name, True)
     ratios, smaller = [], []
     for (pid, face, pnotes, _), (_, _, snotes, _) in zip(printed, screen):
         assert [n[0] for n in pnotes] == [n[0] for n in snotes], (pid, face)    # the same texts in the same slots
         for p, s in zip(pnotes, snotes):
             if p[0] in ("symbol frame", "symbol text"):
                 continue
-            if s[3] < p[3] - 1e-6:
-                smaller.append((pid, face, p[0], round(p[3], 1), round(s[3], 1)))
+            p_size, s_size = p[3] / p_side, s[3] / s_side     # as fractions of the counter's side
+            if s_size < p_size - 1e-6:
+                smaller.append((pid, face, p[0], round(p_size, 3), round(s_size, 3)))
             if p[4]:
-                ratios.append(s[3] / p[3])
+                ratios.append(s_size / p_size)
     assert not smaller, smaller[:10]
     assert ratios and sum(ratios) / len(ratios) >= 1.04, sum(ratios) / len(ratios)
 

@@ -15,6 +15,7 @@ takes its print-size faces from here instead of drawing them again.
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 from PIL import Image
@@ -117,14 +118,37 @@ def _draw_pngs(game, piece, face, sizes) -> tuple[bytes, bytes]:
 
 
 def module_and_print(game, piece, face, sizes):
-    """(module image, print image) of a face: the print keeps the die-cut safe margin; the module's image,
-    where nothing is cut, keeps a screen margin, so its text is drawn larger (one drawing when they agree)."""
+    """(module image, print image) of a face from one drawing, at print resolution with the die-cut
+    safe margin. The print is that drawing scaled down; the module's image, where nothing is cut, is the
+    drawing with the band between the safe and the screen margin trimmed off (module_image), so its
+    art and text are larger by what the safe margin took (counter_face.screen_margin)."""
     module_px, print_size = sizes
-    screen, safe = counter_face.screen_margin(game), counter_face.safe_margin(game)
-    if screen == safe:
-        return counter_face.render(game, piece, face, sizes)
-    return (counter_face.render(game, piece, face, [module_px], screen)[0],
-            counter_face.render(game, piece, face, [print_size], safe)[0])
+    trim = _trim(game)
+    # the trimmed drawing is still at least twice the module image (supersampled)
+    side = max(counter_face.master_px([print_size]), math.ceil(2 * module_px / (1 - 2 * trim)))
+    budget.check(game, "each counter's drawing", side, side,
+                 "game.counter.size_mm, print_dpi or image_px; it is drawn supersampled, at 2 to 4 times its image size")
+    master = counter_face.draw_master(game, piece, face, side)
+    large = counter_face._downscale(master, print_size)
+    # from the print image where it is still twice the module's (four times fewer pixels to average)
+    source = large if large.width * (1 - 2 * trim) >= 2 * module_px else master
+    return module_image(source, trim, module_px), large
+
+
+def _trim(game) -> float:
+    """The fraction of the side trimmed off each edge of the print drawing so that its safe margin
+    becomes the screen margin: (safe - t) / (1 - 2 t) = screen."""
+    safe, screen = counter_face.safe_margin(game), counter_face.screen_margin(game)
+    return (safe - screen) / (1 - 2 * screen)
+
+
+def module_image(master: Image.Image, trim: float, size: int) -> Image.Image:
+    """The module's image of a face from its print drawing: ``trim`` of the side cut off each edge,
+    the rest area-averaged (BOX) down to ``size`` pixels."""
+    cut = master.width * trim
+    if not cut:
+        return counter_face._downscale(master, size)
+    return master.resize((size, size), Image.BOX, box=(cut, cut, master.width - cut, master.height - cut))
 
 
 def _worker_draw(task):
