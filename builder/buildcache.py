@@ -198,14 +198,33 @@ class Context:
         else:
             write_loose(path, data, self.known.get(path))
 
-    def pool(self, tasks: int):
-        """A pool of ``min(jobs, tasks)`` forked worker processes. The background writer is let
-        finish what it has first: a process forked while another thread holds a lock inherits the
-        lock held, for good."""
+    def map(self, fn, tasks: list, chunksize: int = 1):
+        """``fn`` over ``tasks``, the results in order (a generator): in ``min(jobs, len(tasks))``
+        forked worker processes when there is more than one task, else in this process. What ``fn``
+        reads must be set up before the first result is asked for (the workers are forked then).
+
+        An exception a task raises is raised here. A worker that dies (killed, out of memory) is a
+        BuildError, never a hang: concurrent.futures' process pool notices a lost worker, where
+        multiprocessing.Pool waits for its result for ever (and its terminate can block on a
+        task queue still full). After an error the tasks not started are cancelled."""
+        if len(tasks) < 2 or self.jobs < 2:
+            yield from map(fn, tasks)
+            return
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        from builder.errors import BuildError
         if self.writer is not None:
+            # a process forked while another thread holds a lock inherits the lock held, for good
             self.writer.drain()
-        return multiprocessing.get_context("fork").Pool(min(self.jobs, tasks))
+        pool = ProcessPoolExecutor(min(self.jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"))
+        try:
+            yield from pool.map(fn, tasks, chunksize=chunksize)
+        except BrokenProcessPool:
+            raise BuildError("a worker process stopped before it finished (killed, or out of memory?)") from None
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def finish_writing(self, abandon: bool = False) -> None:
         """Wait for the background writer; raises the OSError of the first file it could not

@@ -291,3 +291,44 @@ def test_an_abandoned_writer_writes_nothing_more(tmp_path, monkeypatch):
     threading.Timer(0.2, gate.set).start()
     writer.finish(abandon=True)        # a failed build: the rest of the queue is dropped
     assert len(written) <= 1 and len(list(tmp_path.iterdir())) == len(written)
+
+
+# A build whose drawing of one face (blue-3's front) misbehaves in a worker process only; run as its own
+# process with a timeout, so a build that hangs fails this test instead of hanging the suite.
+_MISBEHAVING_WORKER = """
+import os, signal, sys
+from builder.errors import BuildError
+from builder.render import counter_face
+from builder.cli import main
+parent, real = os.getpid(), counter_face.draw_master
+
+def draw(game, piece, face, *rest):
+    if os.getpid() != parent and (piece.piece_id, face) == ("blue-3", "front"):
+        if sys.argv[1] == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise BuildError("blue-3 front: no ink left")
+    return real(game, piece, face, *rest)
+counter_face.draw_master = draw
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("how", ["raises", "killed"])
+def test_a_worker_that_fails_or_dies_fails_the_build_in_a_line_without_hanging(tiny_game, tmp_path, capsys, how):
+    import subprocess
+    import sys
+    out = tmp_path / "out"
+    _build(tiny_game / "game.yaml", out, capsys)
+    before = _files(out)
+    (tiny_game / "game.yaml").write_text((tiny_game / "game.yaml").read_text().replace(
+        "front: {attack: 6", "front: {attack: 7", 1))   # blue-3 changed: its faces are drawn again
+    r = subprocess.run([sys.executable, "-c", _MISBEHAVING_WORKER, how, "build", "game.yaml", "--out", str(out),
+                        "--jobs", "2", "-q"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    # one line from each step that needed the face (the counters, then the sheets asking again)
+    why = "no ink left" if how == "raises" else "a worker process stopped before it finished"
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert [line.split(": ")[3] for line in lines] == ["counters", "sheets"], r.stderr
+    assert all(why in line for line in lines), r.stderr
+    after = _files(out)   # the failed step's images stay as they were (the module step did its own part)
+    assert {k: v for k, v in after.items() if "counters" in k} == {k: v for k, v in before.items() if "counters" in k}

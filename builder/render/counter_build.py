@@ -124,15 +124,22 @@ def module_and_print(game, piece, face, sizes):
     art and text are larger by what the safe margin took (counter_face.screen_margin)."""
     module_px, print_size = sizes
     trim = _trim(game)
-    # the trimmed drawing is still at least twice the module image (supersampled)
-    side = max(counter_face.master_px([print_size]), math.ceil(2 * module_px / (1 - 2 * trim)))
-    budget.check(game, "each counter's drawing", side, side,
-                 "game.counter.size_mm, print_dpi or image_px; it is drawn supersampled, at 2 to 4 times its image size")
+    side = drawing_px(game, sizes)
     master = counter_face.draw_master(game, piece, face, side)
     large = counter_face._downscale(master, print_size)
     # from the print image where it is still twice the module's (four times fewer pixels to average)
     source = large if large.width * (1 - 2 * trim) >= 2 * module_px else master
     return module_image(source, trim, module_px), large
+
+
+def drawing_px(game, sizes) -> int:
+    """The side of the drawing a face's images are made from (checked against the pixel budget): the
+    print's supersampled size, or more where the trimmed drawing would be under twice the module image."""
+    module_px, print_size = sizes
+    side = max(counter_face.master_px([print_size]), math.ceil(2 * module_px / (1 - 2 * _trim(game))))
+    budget.check(game, "each counter's drawing", side, side,
+                 "game.counter.size_mm, print_dpi or image_px; it is drawn supersampled, at 2 to 4 times its image size")
+    return side
 
 
 def _trim(game) -> float:
@@ -174,21 +181,16 @@ def face_pngs(game, progress=SILENT, count: bool = True) -> dict:
             todo.append((by_id[pid], face, sizes))
     if count:   # the sheets step asks again for the faces the counters step made: not counted twice
         ctx.count("counter face", reused=len(out), rebuilt=len(todo))
-    if len(todo) > 1 and ctx.jobs > 1:
-        _WORKER_GAME = game
-        try:
-            with ctx.pool(len(todo)) as pool:
-                drawn = []
-                for n, result in enumerate(pool.imap(_worker_draw, todo, chunksize=8), 1):
-                    drawn.append(result)
-                    progress.step(f"{game.id}: counters", n, len(todo))
-        finally:
-            _WORKER_GAME = None
-    else:
+    if todo:   # one size for every face: an over-budget drawing is refused here, before any worker starts
+        drawing_px(game, sizes)
+    _WORKER_GAME = game
+    try:
         drawn = []
-        for n, task in enumerate(todo, 1):
-            drawn.append(_draw_pngs(game, *task))
+        for n, result in enumerate(ctx.map(_worker_draw, todo, chunksize=8), 1):
+            drawn.append(result)
             progress.step(f"{game.id}: counters", n, len(todo))
+    finally:
+        _WORKER_GAME = None
     for (piece, face, _), (small, large) in zip(todo, drawn):
         key = keys[(piece.piece_id, face)]
         ctx.store(key + "-module", small)

@@ -138,8 +138,7 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     if len(todo) > 1 and ctx.jobs > 1:
         _WORKER_PLAN = (data, plan)
         try:
-            with ctx.pool(len(todo)) as pool:
-                drawn = pool.map(_worker_draw, todo, chunksize=1)
+            drawn = list(ctx.map(_worker_draw, todo))
         finally:
             _WORKER_PLAN = None
     else:
