@@ -85,3 +85,54 @@ def test_finding_log_keeps_order_and_spills_past_its_head():
     assert FindingLog() == [] and not FindingLog()
     with pytest.raises(IndexError):
         log[1234]
+
+
+@pytest.mark.parametrize("name", ["iron-dream", "panzers-last-stand"])
+def test_within_or_path_agrees_with_the_bounded_search(name):
+    """The movement allowance's shortcut (builder.audit.rules.terrain.within_or_path: the short test, then the
+    one unbounded search a finding reports) says 'within' exactly when the bounded search does: random hexes
+    near and far, small and large allowances, with and without an enemy ZOC that costs, stops or forbids
+    ZOC-to-ZOC steps (paths blocked by it included)."""
+    import random
+
+    from builder.audit.rules.terrain import TerrainCosts, ZocCosts
+    kit = game(name)
+    g, ctx = kit.grid, kit.ctx
+    rnd = random.Random(5)
+    hexes = sorted(g.all_hexes(), key=g.name)
+    classes = sorted(ctx.game.by_id["movement_classes"]) + [""]
+    assert len(classes) > 2
+    with fastpaths.disabled():
+        plain = TerrainCosts(ctx)
+    fast = TerrainCosts(ctx)
+    seen = {True: 0, False: 0}
+    for i in range(400):
+        a = rnd.choice(hexes)
+        b = a
+        for _ in range(rnd.choice((1, 1, 2, 3, 6))):
+            b = rnd.choice(g.neighbours(b) or (b,))
+        if rnd.random() < 0.1:
+            b = rnd.choice(hexes)                            # far away, or cut off
+        mc, ma = rnd.choice(classes), float(rnd.choice((1, 2, 3, 4, 6, 9)))
+        zoc = None
+        if rnd.random() < 0.6:
+            zone = frozenset(n for h in rnd.sample(hexes, 40) for n in g.neighbours(h)) | ({b} if i % 3 else set())
+            zoc = ZocCosts(zone, ("t", i), rnd.choice((0.0, 2.0)), rnd.choice((0.0, 2.0)), rnd.random() < 0.5,
+                           rnd.random() < 0.5)
+        want = plain.within(a, b, mc, ma, zoc=zoc)
+        assert fast.within_or_path(a, b, mc, ma, zoc) == want, (g.name(a), g.name(b), mc, ma, zoc)
+        seen[want] += 1
+    assert min(seen.values()) > 40                          # both answers were asked for
+
+
+def test_stacking_floor_is_never_above_a_hex_limit():
+    """Stacking skips stating the limit when a side's total is within the least limit it can have
+    (Stacking.floor): that floor is at most the limit of every hex, with and without the full-stack units."""
+    from builder.audit.rules.stacking import Stacking
+    kit = game("iron-dream")
+    st = Stacking.from_context(kit.ctx)
+    for side in kit.ctx.game.by_id["sides"]:
+        floor = st.floor(side)
+        for h in kit.grid.all_hexes():
+            assert floor <= st.hex_limit(side, h, [])[0]
+    assert st.floor("soviet") < st.floor("axis")             # the Soviet 4th unit needs a GRP or an SU (8.2)

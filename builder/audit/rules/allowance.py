@@ -19,6 +19,10 @@ class Allowance:
     def __init__(self, ctx, engines, value_id: str) -> None:
         self.ctx, self.engines, self.value_id = ctx, engines, value_id
         self.modifiers = [m for m in ctx.spec("movement").get("modifiers") or [] if isinstance(m, dict)]
+        # each modifier's conditions as (key, wanted values), the marker look-up last (all must hold: the order
+        # of the tests does not change the answer, only what it costs)
+        self._conditions = [sorted(((k, (v,) if isinstance(v, str) else v) for k, v in (m.get("when") or {}).items()),
+                                   key=lambda kv: kv[0] == "markers") for m in self.modifiers]
         self._weather: dict | None = None
         self._began = None
 
@@ -35,10 +39,12 @@ class Allowance:
         except (TypeError, ValueError):
             return None
 
-    def _holds(self, when: dict, unit, pos, perm) -> bool:
-        for key, want in when.items():
-            if isinstance(want, str):
-                want = (want,)
+    def _holds(self, when, unit, pos, perm, entering: bool = False) -> bool:
+        """Whether every condition holds: *when* is [(key, wanted)]; *entering*: an ``arrival_turn: true``
+        holds (the move brings the unit onto the map now)."""
+        for key, want in when:
+            if entering and key == "arrival_turn" and want is True:
+                continue
             if key == "weather":
                 ok = self.weather(pos.turn) in want
             elif key == "statuses":
@@ -98,11 +104,8 @@ class Allowance:
         if perm is not None and perm.multiplier() != 1:
             ma *= perm.multiplier()
             why.append(f"x{perm.multiplier():g} ({perm.movement})")
-        for m in self.modifiers:
-            when = dict(m.get("when") or {})
-            if entering and when.get("arrival_turn") is True:
-                when.pop("arrival_turn")
-            if not self._holds(when, unit, pos, perm):
+        for m, when in zip(self.modifiers, self._conditions):
+            if when and not self._holds(when, unit, pos, perm, entering):
                 continue
             before = ma
             if isinstance(m.get("multiply"), (int, float)):

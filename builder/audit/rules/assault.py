@@ -21,6 +21,8 @@ no such launch hex satisfies it. Each entry names one condition:
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
+
 from . import Rule
 from .select import PlaceSet, UnitSelector, When
 
@@ -79,6 +81,7 @@ class MobileAssault(Rule):
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
+        self._fast = fastpaths.ENABLED
 
     def merge(self, other: "MobileAssault") -> None:
         """Judge *other*'s entries too, after this one's (each entry keeps its own groups and counts; where
@@ -197,12 +200,34 @@ class MobileAssault(Rule):
                         + ", ".join(x.unit_id for x in b))
         return None
 
+    def _cheap_launch(self, start, frm, target, mclass, ma, enter, assault) -> bool:
+        """Whether some launch hex is the start or one step from it and the assault from there, over that
+        step, fits the allowance: then the cheapest launch fits too (its approach costs at most that step),
+        and no search is needed (fastpaths). False says nothing."""
+        costs, grid = self.costs, self.ctx.grid
+        around = grid.neighbours(start)
+        for n in self._launches(frm, start, target):
+            if n == start:
+                approach = 0.0
+            elif n in around:
+                approach = costs.step(start, n, mclass, ma)
+                if approach is None:
+                    continue
+            else:
+                continue
+            extra = costs.hexside_extra(n, target, mclass, ma)
+            if extra is not None and approach + enter + assault + extra <= ma + 1e-9:
+                return True
+        return False
+
     def _cost(self, e: _Entry, pos, u, frm, start, target) -> str | None:
         try:
             ma = float(pos.factor(u, "movement"))
         except (TypeError, ValueError):
             return None
         enter, assault = float(e.cost.get("enter", 1)), float(e.cost.get("assault", 2))
+        if self._fast and self._cheap_launch(start, frm, target, u.movement_class, ma, enter, assault):
+            return None
         best = None
         for n in self._launches(frm, start, target):
             approach = 0.0 if n == start else self.costs.cheapest(start, n, u.movement_class, ma, limit=ma)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from builder.audit import fastpaths
 from builder.audit.report import explain_path
 
 from . import Rule
@@ -105,6 +106,9 @@ class MovementAllowance(Rule):
         self.not_judged = 0
         self.last_path = None           # (cost, path) of the last finding, for reports that explain it
         self._zoc_last = None           # ((zone key, stops), ZocCosts) of the last move judged
+        self._fast = fastpaths.ENABLED
+        self._perm_phase = None         # the phase the memo below is for
+        self._perm: dict = {}           # (side, unit type) -> permission judged in that phase (fastpaths)
 
     @classmethod
     def from_context(cls, ctx, costs, engines) -> "MovementAllowance | None":
@@ -120,6 +124,17 @@ class MovementAllowance(Rule):
 
     def permission(self, pos, unit):
         """The permission the move is judged under: None when not judged by the allowance."""
+        if self._fast:                  # the same answer for every unit of a side and type in a phase
+            if pos.phase is not self._perm_phase:
+                self._perm_phase, self._perm = pos.phase, {}
+            key = (unit.side, unit.props.get("Type"))
+            found = self._perm.get(key, self)
+            if found is self:
+                found = self._perm[key] = self._permission(pos, unit)
+            return found
+        return self._permission(pos, unit)
+
+    def _permission(self, pos, unit):
         if self.permissions.known:
             for p in self.permissions.allowed(pos.phase, unit.side, unit.props.get("Type")):
                 if p.judged_by_allowance():
@@ -152,38 +167,47 @@ class MovementAllowance(Rule):
 
     def move(self, ev, pos) -> None:
         u = ev.unit
-        mc = pos.movement_class(u)
-        if self.engines.is_setup_move(ev, pos):
-            return                              # the players' set-up, judged by the set-up rule
-        if ev.to.hex is None or u.piece_id in self._reported:
+        to = ev.to.hex
+        if to is None or u.piece_id in self._reported:
             return
         perm = self.permission(pos, u)
         if perm is None:
             return
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         act = self.engines.ledger.get(u.piece_id)
         began = act.start if act is not None and act.start is not None else ev.frm
         entering = began.hex is None
         if entering and self.ctx.is_staging(began, "To place"):
             return                                   # a set-up placement, not a move
+        mc = pos.movement_class(u)
         ma, why = self.allowance.of(u, pos, perm, entering=entering, began=began)
         if ma is None:
             self.not_judged += 1
             return
-        if self.costs.prohibited_terrain(ev.to.hex, mc) is not None:
+        if self.costs.prohibited_terrain(to, mc) is not None:
             return                                   # the prohibited-terrain rule reports it
-        if self.enemy_hex_is_assault and any(x.side in self.ctx.enemies(u.side) for x in pos.units_at(ev.to.hex)):
-            return                                   # an assault (movement.enemy_hex): the assault rules price it
-        start, start_name = self._start(u, began, ev, mc)
+        if self.enemy_hex_is_assault:
+            here = pos.by_hex.get(to)
+            if here:
+                foes = self.ctx.enemies(u.side)
+                if any(x.side in foes for x in here.values()):
+                    return                           # an assault (movement.enemy_hex): the assault rules price it
+        start = began.hex if not entering else self._entry_starts(u, ev, mc)
         if start is None:
             return
         zoc = self.zoc_costs(u, pos)
-        if self.costs.within(start, ev.to.hex, mc, ma, zoc=zoc):
+        if self._fast and not entering:
+            # the short test, the one-hex minimum, then the path a finding reports, searched once
+            if self.costs.within_or_path(start, to, mc, ma, zoc,
+                                         lambda: self._minimum_move(start, ev, act, mc, ma, zoc)):
+                return
+        elif self.costs.within(start, to, mc, ma, zoc=zoc) or self._minimum_move(start, ev, act, mc, ma, zoc):
             return
-        if self._minimum_move(start, ev, act, mc, ma, zoc):
-            return
-        found = self.costs.path(start, ev.to.hex, mc, ma, zoc=zoc)
+        found = self.costs.path(start, to, mc, ma, zoc=zoc)
         self.last_path = found
         self._reported.add(u.piece_id)
+        start_name = self._start_name(start, u)
         face = self.ctx.face_key(u.unit_id, u.level)
         mods = f", {'; '.join(why)}" if why else ""
         over = "terrain" + (" and enemy ZOC" if zoc is not None else "")
@@ -205,28 +229,36 @@ class MovementAllowance(Rule):
         f.path = [(self.ctx.grid.name(h), c) for h, c in found[1]] if found is not None else []
         f.allowance = ma
 
-    def _start(self, u, began, ev, mc):
-        if began.hex is not None:
-            return began.hex, self.ctx.grid.name(began.hex)
-        # entering the map: from the scheduled entry hexes, paying for the entry hex itself
-        sched = self.engines.arrivals.schedule.get(u.unit_id)
-        entry_hexes = sched.hexes if sched is not None and sched.hexes else None
-        if not entry_hexes:
-            act = self.engines.ledger.get(u.piece_id)
-            first = ev.to.hex if act is None or act.entered_at is None else act.entered_at
-            entry_hexes = {first}
+    def _entry_starts(self, u, ev, mc):
+        """Entering the map: [(entry hex, the cost of entering it)] of the scheduled entry hexes; None if
+        every one is barred."""
         starts = []
-        for h in entry_hexes:
+        for h in self._entry_hexes(u, ev):
             tt = self.costs.terrain_type(h)
             c = _number(_cost((tt or {}).get("movement"), mc), 1e9) if tt else None
             if tt is not None and (tt.get("playable") is False or c is None and
                                    _cost(tt.get("movement"), mc) == "prohibited"):
                 continue
             starts.append((h, DEFAULT_COST if c is None else c))
-        name = "its entry hex" if len(starts) == 1 else f"its entry area ({sched.where})" if sched else "the map edge"
-        if len(starts) == 1:
-            name = self.ctx.grid.name(starts[0][0])
-        return (starts or None), name
+        return starts or None
+
+    def _entry_hexes(self, u, ev):
+        sched = self.engines.arrivals.schedule.get(u.unit_id)
+        entry_hexes = sched.hexes if sched is not None and sched.hexes else None
+        if not entry_hexes:
+            act = self.engines.ledger.get(u.piece_id)
+            first = ev.to.hex if act is None or act.entered_at is None else act.entered_at
+            entry_hexes = {first}
+        return entry_hexes
+
+    def _start_name(self, start, u) -> str:
+        """How a finding names where the path starts (the hex, or the entry hexes)."""
+        if not isinstance(start, list):
+            return self.ctx.grid.name(start)
+        if len(start) == 1:
+            return self.ctx.grid.name(start[0][0])
+        sched = self.engines.arrivals.schedule.get(u.unit_id)
+        return f"its entry area ({sched.where})" if sched else "the map edge"
 
     def _minimum_move(self, start, ev, act, mc, ma, zoc) -> bool:
         if self.minimum_move is None or (act is not None and act.moves):

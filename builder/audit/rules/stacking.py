@@ -16,6 +16,8 @@ pieces carrying a UnitId are units.
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
+
 from . import Rule
 from .select import UnitSelector
 
@@ -53,6 +55,9 @@ class Stacking(Rule):
                        UnitSelector(ctx, e.get("b")), e.get("message") or "")
                       for e in spec.get("never_together") or [] if isinstance(e, dict)]
         self._pending: dict = {}            # (hex, side) -> (unit, from, to, arrived) last moved there in this entry
+        self._fast = fastpaths.ENABLED
+        self._weights: dict = {}            # id(unit) -> (unit, status, Type, level, losses, weight) (fastpaths)
+        self._floor: dict = {}              # side -> the least its limit can be in any hex (fastpaths)
 
     @classmethod
     def from_context(cls, ctx) -> "Stacking | None":
@@ -99,6 +104,29 @@ class Stacking(Rule):
             w *= max(steps - (unit.level - 1) - unit.losses, 1)
         return w
 
+    def _weight(self, unit) -> float:
+        """:meth:`weight`, remembered until what it reads changes (fastpaths)."""
+        found = self._weights.get(id(unit))
+        props = unit.props
+        if found is None or found[0] is not unit or found[1] != unit.status or found[2] != unit.level \
+                or found[3] != unit.losses or found[4] is not props:
+            if len(self._weights) > 20_000:
+                self._weights.clear()
+            found = self._weights[id(unit)] = (unit, unit.status, unit.level, unit.losses, props, self.weight(unit))
+        return found[5]
+
+    def floor(self, side: str) -> float:
+        """The least :meth:`hex_limit` can give *side* anywhere: its limit less one per full-stack condition
+        that can apply to it, times the smallest terrain stacking factor (or 1)."""
+        found = self._floor.get(side)
+        if found is None:
+            base = self.by_side.get(side, self.limit)
+            cut = sum(1 for _, _, sides, _, _ in self.full if side in sides)
+            factors = [1.0] + [float(f) for f in (tt.get("stacking_factor") for tt in self.ctx.terrain_types.values())
+                               if isinstance(f, (int, float)) and not isinstance(f, bool)]
+            found = self._floor[side] = min((base - k) * f for k in (0, cut) for f in factors)
+        return found
+
     def hex_limit(self, side: str, h, units=()) -> tuple[float, str, str, str]:
         """(limit, how it is stated, rule id, reference) for *side* in hex *h* holding *units*."""
         base = self.by_side.get(side, self.limit)
@@ -132,12 +160,15 @@ class Stacking(Rule):
             return
         pending, self._pending = self._pending, {}
         apart_seen = set()
+        weight = self._weight if self._fast else self.weight
         for (h, side), (unit, frm, to, arrived) in pending.items():
             here = pos.units_at(h)
             units = [u for u in here if u.side == side]
-            total = sum(self.weight(u) for u in units)
-            limit, how, rid, ref = self.hex_limit(side, h, units)
-            if total > limit:
+            total = sum(weight(u) for u in units)
+            if self._fast and total <= self.floor(side):
+                pass                            # within any limit the side can have: no need to state it
+            elif total > (found := self.hex_limit(side, h, units))[0]:
+                limit, how, rid, ref = found
                 counted = ", ".join(f"{u.unit_id}" + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
                                     for u in units)
                 side_name = (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side

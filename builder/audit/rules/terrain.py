@@ -295,6 +295,17 @@ class TerrainCosts:
             return True
         return self.cheapest(start, goal, mclass, ma, limit=ma, zoc=zoc) is not None
 
+    def within_or_path(self, start, goal, mclass: str, ma: float, zoc: "ZocCosts | None" = None,
+                       otherwise=None) -> bool:
+        """:meth:`within` for one start hex (fastpaths), or *otherwise()*: the short test, *otherwise*, then the
+        cheapest path unbounded (the one a finding reports, so an over-allowance move is searched once, not
+        twice) compared with *ma* as the bounded search would (a path is found within the bound iff the
+        cheapest costs at most ma + 1e-9)."""
+        if self._short_within(start, goal, mclass, ma, zoc) or (otherwise is not None and otherwise()):
+            return True
+        found = self.path(start, goal, mclass, ma, zoc=zoc)
+        return found is not None and found[0] <= ma + 1e-9
+
     def _short_within(self, start, goal, mclass, ma, zoc) -> bool:
         """The common move of one or two hexes: True when a path of at most two steps reaches *goal* within
         *ma* under the search's own rules (costs, prohibited steps, EZOC costs, stops, ZOC to ZOC) and
