@@ -74,6 +74,8 @@ class Position:
     save_description: str = ""                         # the save's own description (savedata)
     activation: object = None                          # the current Activation (builder.audit.activation)
     _markers_at: dict = field(default_factory=dict, repr=False, compare=False)   # hex -> its markers (until one moves)
+    # sets of hexes whose units changed (an engine watching the occupancy takes and empties its own set)
+    _watchers: list = field(default_factory=list, repr=False, compare=False)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -144,6 +146,17 @@ class Position:
                 return self.units[m]
         return None
 
+    def watch(self) -> set:
+        """A set that every hex whose units change (a unit leaves, enters, is placed or removed) is added
+        to from now on, for its owner to read and empty (control judges those hexes again)."""
+        found: set = set()
+        self._watchers.append(found)
+        return found
+
+    def _touch(self, h: Hex) -> None:
+        for w in self._watchers:
+            w.add(h)
+
     def location_of(self, piece_id: str) -> Location | None:
         u = self.units.get(piece_id)
         if u is not None:
@@ -157,16 +170,27 @@ class Position:
         self.units[unit.piece_id] = unit
         if unit.location.hex is not None:
             self.by_hex.setdefault(unit.location.hex, {})[unit.piece_id] = unit
+            if self._watchers:
+                self._touch(unit.location.hex)
 
     def set_location(self, unit: Unit, loc: Location) -> None:
-        old = unit.location.hex
+        old, new = unit.location.hex, loc.hex
+        by_hex = self.by_hex
         if old is not None:
-            here = self.by_hex.get(old)
+            here = by_hex.get(old)
             if here is not None:
                 here.pop(unit.piece_id, None)
         unit.location = loc
-        if loc.hex is not None:
-            self.by_hex.setdefault(loc.hex, {})[unit.piece_id] = unit
+        if new is not None:
+            here = by_hex.get(new)
+            if here is None:
+                here = by_hex[new] = {}
+            here[unit.piece_id] = unit
+        if self._watchers:
+            if old is not None:
+                self._touch(old)
+            if new is not None:
+                self._touch(new)
 
     def place(self, piece_id: str, loc: Location) -> None:
         u = self.units.get(piece_id)
@@ -220,4 +244,6 @@ class Position:
         u = self.units.pop(piece_id, None)
         if u is not None and u.location.hex is not None:
             self.by_hex.get(u.location.hex, {}).pop(piece_id, None)
+            if self._watchers:
+                self._touch(u.location.hex)
         return u

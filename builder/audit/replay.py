@@ -221,10 +221,27 @@ def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats
 
 
 # ---------------------------------------------------------------------- replayer
+EVENTS = ("move", "flip", "status", "remove", "add", "phase", "marker", "losses", "chat")
+
+
+def _handlers(visitors, name: str) -> list:
+    """The bound *name* handlers of the visitors that have one of their own (not the Visitor's no-op),
+    in order: an event nobody handles is not even built."""
+    base = getattr(Visitor, name)
+    return [getattr(v, name) for v in visitors
+            if getattr(type(v), name, base) is not base or name in getattr(v, "__dict__", ())]
+
+
 class Replayer:
     def __init__(self, ctx: AuditContext, visitors: list[Visitor]) -> None:
         self.ctx = ctx
         self.visitors = list(visitors)
+        self._on = {name: _handlers(self.visitors, name) for name in EVENTS + ("end_entry",)}
+        self._on_move, self._on_chat = self._on["move"], self._on["chat"]
+        # the command classes the replay applies, by class (a subclass goes through _apply's tests)
+        self._by_class = {MovePiece: self._move, ChangePiece: self._change, AddPiece: self._add,
+                          RemovePiece: self._remove, TurnTracker: self._turn, Chat: self._chat,
+                          Undo: self._undo_mark, Malformed: self._count_malformed}
         self.pos = Position(ctx)
         self.stats = ReplayStats()
         self._undo = False
@@ -247,24 +264,31 @@ class Replayer:
         """Replay top-level commands given one at a time: the start position up to ``end_save``
         (all of them when there is none), then each logged entry."""
         number = 0
+        stats, pos, apply = self.stats, self.pos, self._apply_safely
+        end_entry = self._on["end_entry"]
+        leaf = _LEAF
         for item in items:
             number += 1
             if self._setup:
                 for _, c in iter_leaves(item):
-                    self._apply_safely(c)
+                    apply(c)
                 if isinstance(item, EndSave):
-                    self.stats.setup_commands = number
+                    stats.setup_commands = number
                     self._begin()
                 continue
             self._entry += 1
-            self.stats.entries += 1
-            for c in _flatten(item):
-                if isinstance(c, Log):
-                    self.stats.is_log = True
-                    continue
-                self._apply_safely(c)
-            for v in self.visitors:
-                v.end_entry(self._entry, self.pos)
+            stats.entries += 1
+            if item.__class__ is Log and item.inner.__class__ in leaf:
+                stats.is_log = True             # the usual entry: one logged command
+                apply(item.inner)
+            else:
+                for c in _flatten(item):
+                    if isinstance(c, Log):
+                        stats.is_log = True
+                        continue
+                    apply(c)
+            for h in end_entry:
+                h(self._entry, pos)
         if self._setup:
             self.stats.setup_commands = number
             self._begin()
@@ -311,7 +335,7 @@ class Replayer:
     # -------------------------------------------------------------- commands
     def _apply_safely(self, c: Command) -> None:
         try:
-            self._apply(c)
+            self._by_class.get(c.__class__, self._apply)(c)
         except (VassalFormatError, ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
             self._failed += 1
             if self._failed == 1:
@@ -329,12 +353,23 @@ class Replayer:
         elif isinstance(c, TurnTracker):
             self._turn(c)
         elif isinstance(c, Chat):
-            if not self._setup:
-                self._emit("chat", ChatEvent(c.text, self._entry, self._undo))
+            self._chat(c)
         elif isinstance(c, Undo):
-            self._undo = bool(c.fields()["in_progress"])
+            self._undo_mark(c)
         elif isinstance(c, Malformed):
-            self._malformed += 1
+            self._count_malformed(c)
+
+    def _chat(self, c: Chat) -> None:
+        if not self._setup and self._on_chat:
+            ev = ChatEvent(c.text, self._entry, self._undo)
+            for h in self._on_chat:
+                h(ev, self.pos)
+
+    def _undo_mark(self, c: Undo) -> None:
+        self._undo = bool(c.fields()["in_progress"])
+
+    def _count_malformed(self, c: Malformed) -> None:
+        self._malformed += 1
 
     def _add(self, c: AddPiece) -> None:
         pid = c.piece_id
@@ -398,7 +433,18 @@ class Replayer:
         pid = c.piece_id
         pos = self.pos
         new = self.ctx.locate(c.new_map, c.new_x, c.new_y)
-        if pid in pos.stacks and pid not in pos.units:
+        u = pos.units.get(pid)
+        if u is not None:                   # the usual move: one unit
+            old = u.location
+            pos.set_location(u, new)
+            self.stats.moves += 1
+            if self._on_move:
+                ev = MoveEvent(u, old, new, self._entry, self._undo, False)
+                for h in self._on_move:
+                    h(ev, pos)
+            pos.join(pid, c.new_under)
+            return
+        if pid in pos.stacks:
             members = list(pos.stacks[pid])
             pos.others[pid] = new
             for m in members:
@@ -427,7 +473,8 @@ class Replayer:
         old = u.location
         self.pos.set_location(u, new)
         self.stats.moves += 1
-        self._emit("move", MoveEvent(u, old, new, self._entry, self._undo, with_stack))
+        if self._on_move:
+            self._emit("move", MoveEvent(u, old, new, self._entry, self._undo, with_stack))
 
     def _change(self, c: ChangePiece) -> None:
         u = self.pos.units.get(c.piece_id)
@@ -505,8 +552,8 @@ class Replayer:
             self._emit("phase", PhaseEvent(old, info, self._entry))
 
     def _emit(self, kind: str, ev) -> None:
-        for v in self.visitors:
-            getattr(v, kind)(ev, self.pos)
+        for h in self._on[kind]:
+            h(ev, self.pos)
 
 
 def parse_tracker(cal, state: str) -> PhaseInfo | None:
@@ -523,6 +570,10 @@ def parse_tracker(cal, state: str) -> PhaseInfo | None:
     if t_idx is None:
         return None
     return cal.phase(t_idx, sub or 0, ph_idx or 0)
+
+
+# entries of one logged leaf command go straight to it (the others through _flatten)
+_LEAF = frozenset((MovePiece, Chat, ChangePiece, AddPiece, RemovePiece, TurnTracker))
 
 
 def _flatten(node):

@@ -36,6 +36,12 @@ class Engines(Visitor):
         self.ledger = Ledger(ctx, self.permissions)
         self.arrivals = Arrivals(ctx)
         self.all = [self.zoc, self.control, self.ledger, self.arrivals]
+        # per event, the handlers of the engines that have one (not the Visitor's no-op), in order
+        self._on = {name: [getattr(e, name) for e in self.all if _handles(e, name)] for name in EVENTS}
+        for name in ("move", "flip", "status", "remove", "add", "marker"):
+            handlers = self._on[name]
+            setattr(self, name, _dispatch(handlers))
+
     @property
     def setup_stage(self) -> bool:
         """True while the log is at its scenario's start and the tracker has not moved yet."""
@@ -65,8 +71,8 @@ class Engines(Visitor):
         self.setup_stage = at_scenario_start(self.arrivals.scenario, pos)
 
     def _each(self, name: str, *args) -> None:
-        for e in self.all:
-            getattr(e, name)(*args)
+        for h in self._on[name]:
+            h(*args)
 
     def begin(self, pos) -> None:
         self._each("begin", pos)
@@ -82,12 +88,22 @@ class Engines(Visitor):
         self._each("phase", ev, pos)
 
 
-def _dispatch(name):
-    def handler(self, ev, pos) -> None:
-        self._each(name, ev, pos)
-    handler.__name__ = name
+EVENTS = ("begin", "end", "end_entry", "phase", "move", "flip", "status", "remove", "add", "marker")
+
+
+def _handles(engine, name: str) -> bool:
+    """Whether the engine does something on event *name* (its class overrides the Visitor's no-op)."""
+    return getattr(type(engine), name, None) is not getattr(Visitor, name)
+
+
+def _dispatch(handlers: list):
+    """An event handler calling *handlers* in order (the engines' own, bound once)."""
+    if not handlers:
+        return lambda ev, pos: None
+    if len(handlers) == 1:
+        return handlers[0]
+
+    def handler(ev, pos) -> None:
+        for h in handlers:
+            h(ev, pos)
     return handler
-
-
-for _name in ("move", "flip", "status", "remove", "add", "marker"):
-    setattr(Engines, _name, _dispatch(_name))

@@ -9,6 +9,10 @@ how "last occupier or last uncontested ZOC, else the initial owner" works out. E
 recorded with the log entry, turn and why (``occupation``/``zoc``; the latest 64 per hex); control is recomputed at every
 logged position change, for the hexes that change can affect (the unit's old and new hex and
 their ZOC hexes).
+
+A hex's control depends only on its units' sides and on the sides whose ZOC reaches it, so of those
+hexes only the ones whose units or projecting sides changed since they were last judged are judged
+again (the position and the ZOC map say which; builder.audit.fastpaths: with it off, all of them).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
+from builder.audit import fastpaths
 from builder.audit.replay import Visitor
 
 HISTORY = 64          # changes kept per hex (the latest): a long adversarial log keeps the memory flat
@@ -54,6 +59,10 @@ class ControlMap(Visitor):
         self._is_combat: dict = {}
         self._by_occupation, self._by_zoc = "occupation" in self.by, "zoc" in self.by
         self._initial: dict = {}          # hex -> its initial owner (looked up once)
+        self._fast = fastpaths.ENABLED
+        self._dirty: set = set()          # hexes whose units or ZOC sides changed since last judged
+        self._occupancy: set | None = None   # the position's watch set (hexes whose units changed)
+        self._near: dict = {}             # hex -> the hexes an event there can affect
 
     # ------------------------------------------------------------------ queries
     def initial(self, h) -> str | None:
@@ -93,29 +102,41 @@ class ControlMap(Visitor):
         new, how = None, ""
         here = pos.by_hex.get(h)
         if self._by_occupation and here:
-            if self.any_unit:
-                sides = {u.side for u in here.values()}
-            else:
-                sides = {u.side for u in here.values() if self._combat(u)}
-            if len(sides) == 1:
-                new, how = next(iter(sides)), "occupation"
-            elif sides:
-                return                      # contested occupation (should not happen): unchanged
+            any_unit, is_combat = self.any_unit, self._is_combat
+            for u in here.values():
+                if not any_unit:
+                    c = is_combat.get(u.unit_id)
+                    if not (self._combat(u) if c is None else c):
+                        continue
+                if new is None:
+                    new = u.side
+                elif u.side != new:
+                    return                  # contested occupation (should not happen): unchanged
+            if new is not None:
+                how = "occupation"
         if new is None and self._by_zoc and not here and self.zoc.enabled:
             zs = self.zoc.count.get(h)      # side -> units projecting into h (no side with none)
             if zs and len(zs) == 1:
-                side = next(iter(zs))
-                if side not in self.ctx.enemies(side):
-                    new, how = side, "zoc"
-        if new is None or new == (self.current[h] if h in self.current else self.initial(h)):
+                for side in zs:
+                    if side not in self.ctx.enemies(side):
+                        new, how = side, "zoc"
+        if new is None:
             return
-        self.current[h] = new
+        current = self.current
+        if new == (current[h] if h in current else self.initial(h)):
+            return
+        current[h] = new
         found = self.changes.get(h)
         if found is None:
             found = self.changes[h] = deque(maxlen=HISTORY)
         found.append(ControlChange(self._entry, self._turn, new, how))
 
     def _around(self, hexes, pos) -> None:
+        """Judge again the hexes an event at *hexes* can affect: those hexes and, when ZOC takes
+        control, their neighbours."""
+        if self._fast and self._occupancy is not None:
+            self._changed_around(hexes, pos)
+            return
         todo = set()
         neighbours = self.ctx.grid.neighbours
         for h in hexes:
@@ -128,11 +149,55 @@ class ControlMap(Visitor):
         for h in todo:
             judge(h, pos)
 
+    def _changed_around(self, hexes, pos) -> None:
+        """:meth:`_around` for the hexes among them that changed since they were last judged (judging
+        one that did not change changes nothing); the others stay marked until an event near them."""
+        dirty = self._dirty
+        occ, touched = self._occupancy, self.zoc.touched
+        if occ:
+            dirty |= occ
+            occ.clear()
+        if touched:
+            dirty |= touched
+            touched.clear()
+        if not dirty:
+            return
+        todo = None
+        for h in hexes:
+            if h is not None:
+                a = self._near.get(h)
+                if a is None:
+                    a = self._near[h] = self._area(h)
+                todo = dirty & a if todo is None else todo | (dirty & a)
+        if todo:
+            dirty -= todo
+            judge = self._judge
+            for h in todo:
+                judge(h, pos)
+
+    def _area(self, h) -> frozenset:
+        """The hexes whose control an event at *h* can change: *h*, and its neighbours when ZOC takes control."""
+        return frozenset((h, *self.ctx.grid.neighbours(h))) if self._by_zoc else frozenset((h,))
+
     def begin(self, pos) -> None:
         if self.enabled:
             self._turn = pos.turn
-            self._around({u.location.hex for u in pos.units.values()}, pos)
+            self._around_all({u.location.hex for u in pos.units.values()}, pos)
             self.changes.clear()            # the start position is the initial state, not a change
+            if self._fast:                  # from now on, judge only what changed
+                self._occupancy = pos.watch()
+                self.zoc.touched = set()
+                self._dirty.clear()
+
+    def _around_all(self, hexes, pos) -> None:
+        todo = set()
+        for h in hexes:
+            if h is not None:
+                todo.add(h)
+                if self._by_zoc:
+                    todo.update(self.ctx.grid.neighbours(h))
+        for h in todo:
+            self._judge(h, pos)
 
     def move(self, ev, pos) -> None:
         if self.enabled:

@@ -56,7 +56,7 @@ class Ledger(Visitor):
         return a
 
     def kind_of(self, unit, pos) -> str:
-        perms = self.permissions.allowed(pos.phase, unit.side, unit.props.get("Type"))
+        perms = self.permissions.allowing(pos.phase, unit.side, unit.props.get("Type"))
         return perms[0].movement if perms else "none"
 
     # ------------------------------------------------------------------ events
@@ -65,20 +65,28 @@ class Ledger(Visitor):
 
     def move(self, ev, pos) -> None:
         pid = ev.unit.piece_id
-        a = self._act(pid)
-        if a.start is None:
+        a = self.phase_activity.get(pid)
+        if a is None:
+            a = self.phase_activity[pid] = Activity()
+            a.start = ev.frm
+        elif a.start is None:
             a.start = ev.frm
         a.moves += 1
         kind = self.kind_of(ev.unit, pos)
-        a.kinds[kind] = a.kinds.get(kind, 0) + 1
-        if not a.entries or a.entries[-1] != ev.entry:
-            a.entries.append(ev.entry)
-        if on_map(ev.to) and not on_map(ev.frm):
+        kinds = a.kinds
+        kinds[kind] = kinds.get(kind, 0) + 1
+        entries = a.entries
+        if not entries or entries[-1] != ev.entry:
+            entries.append(ev.entry)
+        if ev.to.hex is not None and ev.frm.hex is None:
             a.entered = True
             if a.entered_at is None:
                 a.entered_at = ev.to.hex
             self.arrived_turn.setdefault(pid, pos.turn)
-        self.turn_kinds.setdefault(pid, set()).add(kind)
+        used = self.turn_kinds.get(pid)
+        if used is None:
+            used = self.turn_kinds[pid] = set()
+        used.add(kind)
         self._moved_now.add(pid)
 
     def flip(self, ev, pos) -> None:

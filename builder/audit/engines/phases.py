@@ -62,19 +62,23 @@ class MovementPermissions:
 
     def allowed(self, phase, side: str, unit_type: str | None = None) -> list[Permission]:
         """The permissions that let a unit of *side* (and type) move in *phase* (empty: it may not)."""
+        return list(self.allowing(phase, side, unit_type))
+
+    def allowing(self, phase, side: str, unit_type: str | None = None) -> tuple:
+        """:meth:`allowed` as the memoised tuple itself (not to be changed; for the engines' own use)."""
         if phase is None:
-            return []
+            return ()
         key = (phase.kind, phase.side, side, unit_type)
         found = self._allowed.get(key)
         if found is None:
             role = self.role(phase, side)
-            found = [p for p in self.by_kind.get(phase.kind, ())
-                     if (p.who == "any" or p.who == role) and (not p.sides or side in p.sides)
-                     and (not p.types or unit_type in p.types)]
+            found = tuple(p for p in self.by_kind.get(phase.kind, ())
+                          if (p.who == "any" or p.who == role) and (not p.sides or side in p.sides)
+                          and (not p.types or unit_type in p.types))
             if len(self._allowed) > 10_000:
                 self._allowed.clear()
             self._allowed[key] = found
-        return list(found)
+        return found
 
     def kinds_allowing(self, movement: str) -> set:
         return {k for k, perms in self.by_kind.items() if any(p.movement == movement for p in perms)}

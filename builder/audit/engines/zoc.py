@@ -25,6 +25,7 @@ from __future__ import annotations
 from builder.audit.replay import Visitor
 
 PURPOSES = ("movement", "supply", "retreat")
+EMPTY: frozenset = frozenset()
 
 
 class ZocMap(Visitor):
@@ -69,6 +70,7 @@ class ZocMap(Visitor):
         self._reach: dict = {}            # hex -> the hexes a ZOC from it reaches by terrain and hexsides
         self._projects: dict = {}         # (unit id, type, nationality, status, level) -> projects a ZOC
         self._zones: dict = {}            # side -> the EnemyZone of the enemies' current state
+        self.touched: set | None = None   # when a listener sets it (control): hexes whose projecting sides changed
 
     # ------------------------------------------------------------------ projection
     def projects(self, unit, pos) -> bool:
@@ -108,21 +110,22 @@ class ZocMap(Visitor):
     def zone_of(self, unit, pos) -> frozenset:
         """The hexes the unit's ZOC covers (empty if it projects none)."""
         if not self.enabled or not self.projects(unit, pos):
-            return frozenset()
+            return EMPTY
         h = unit.location.hex
         out = self._reach.get(h)
         if out is None:
             out = self._reach[h] = self._reach_of(h)
-        nat = unit.props.get("Nationality", "")
-        for nats, sides, region in self.confined:
-            if nat in nats or unit.side in sides:
-                out = out & region
+        if self.confined:
+            nat = unit.props.get("Nationality", "")
+            for nats, sides, region in self.confined:
+                if nat in nats or unit.side in sides:
+                    out = out & region
         if pos.markers:
             for sides, markers in self.marker_blocks:
                 if unit.side in sides:
-                    out = {x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
-                                                             if m.piece_id != self._gone}}
-        return frozenset(out)
+                    out = frozenset(x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
+                                                                       if m.piece_id != self._gone})
+        return out
 
     def _reach_of(self, h) -> frozenset:
         """The hex and the neighbours a ZOC from it may enter by terrain and hexsides alone."""
@@ -138,35 +141,62 @@ class ZocMap(Visitor):
         return frozenset(out)
 
     def _update(self, unit, pos) -> None:
-        new = self.zone_of(unit, pos) if unit.piece_id in pos.units else frozenset()
-        old = self.zone.get(unit.piece_id)
-        if old is not None and old == (unit.side, new):
-            return
-        if old is not None:
-            side, hexes = old
-            mine = self.by_side[side]
-            for h in hexes:
-                c = self.count[h]
-                c[side] -= 1
-                mine[h] -= 1
-                if not mine[h]:
-                    del mine[h]
-                if not c[side]:
-                    del c[side]
-                    if not c:
-                        del self.count[h]
-            self.side_version[side] = self.side_version.get(side, 0) + 1
-        if new:
-            self.zone[unit.piece_id] = (unit.side, new)
-            mine = self.by_side.setdefault(unit.side, {})
-            for h in new:
-                c = self.count.setdefault(h, {})
-                c[unit.side] = c.get(unit.side, 0) + 1
-                mine[h] = mine.get(h, 0) + 1
-            self.side_version[unit.side] = self.side_version.get(unit.side, 0) + 1
+        """The unit's zone now against the one it had: only the hexes that differ are counted again."""
+        pid, side = unit.piece_id, unit.side
+        new = self.zone_of(unit, pos) if pid in pos.units else EMPTY
+        old = self.zone.get(pid)
+        if old is None:
+            gone = EMPTY
+        elif old[0] == side:
+            if old[1] == new:
+                return
+            gone, new_only = old[1] - new, new - old[1]
         else:
-            self.zone.pop(unit.piece_id, None)
+            gone = old[1]
+        if old is not None and gone:
+            self._take(old[0], gone)
+        if old is not None:
+            self.side_version[old[0]] = self.side_version.get(old[0], 0) + 1
+        if new:
+            self.zone[pid] = (side, new)
+            self._give(side, new_only if old is not None and old[0] == side else new)
+            self.side_version[side] = self.side_version.get(side, 0) + 1
+        else:
+            self.zone.pop(pid, None)
         self.version += 1
+
+    def _take(self, side: str, hexes) -> None:
+        """One unit of *side* no longer projects into *hexes*."""
+        count, mine, touched = self.count, self.by_side[side], self.touched
+        for h in hexes:
+            c = count[h]
+            n = c[side] - 1
+            if n:
+                c[side] = n
+                mine[h] = n
+            else:
+                del c[side]
+                del mine[h]
+                if not c:
+                    del count[h]
+                if touched is not None:
+                    touched.add(h)          # the sides projecting here changed
+
+    def _give(self, side: str, hexes) -> None:
+        """One more unit of *side* projects into *hexes*."""
+        count, touched = self.count, self.touched
+        mine = self.by_side.get(side)
+        if mine is None:
+            mine = self.by_side[side] = {}
+        for h in hexes:
+            c = count.get(h)
+            if c is None:
+                c = count[h] = {}
+            n = c.get(side, 0) + 1
+            c[side] = n
+            mine[h] = n
+            if n == 1 and touched is not None:
+                touched.add(h)
 
     # ------------------------------------------------------------------ queries
     def sides_in(self, h) -> dict:
