@@ -1,10 +1,13 @@
 """Small images the module draws over a unit instead of a full-size marker, so the unit stays readable.
 
-* A step-loss badge ("-1", "-2" ...): a layer of the unit itself, drawn left of its symbol, the one part
-  of a counter that carries no printed value (games whose losses are step-loss markers, e.g. BCS).
+* A step-loss badge ("-1", "-2" ...): a layer of the unit itself, drawn right of the symbol between the
+  step squares and the Range, the one place no BCS counter layout prints anything (on every face of
+  every PLS unit that can lose a step: tests/test_module_badges.py), so it hides no value or symbol
+  (games whose losses are step-loss markers, e.g. BCS).
 * Status tags (fatigue, Prepared Defense ...): markers the set-ups put with units are drawn as a tag over
-  the top edge of the counter (formation bar and size mark), one half for each kind, so the unit's
-  symbol and values stay visible under them; they remain markers a player moves and flips.
+  the top edge of the counter (formation bar, size mark and step squares), one half for each kind, above
+  the loss badge, so the unit's symbol and values stay visible under them; they remain markers a player
+  moves and flips.
 
 Every image is a transparent canvas of the module counter's size (the layer needs no offset), drawn
 with Pillow and the shipped font, so equal data give equal bytes.
@@ -17,8 +20,8 @@ from PIL import Image, ImageDraw
 from builder.render import fonts
 from builder.render.counter_build import png_bytes
 
-LOSS_BOX = (0.0, 0.36, 0.22, 0.60)          # x0, y0, x1, y1 as fractions of the counter
-TAG_BOXES = ((0.0, 0.0, 0.5, 0.3), (0.5, 0.0, 1.0, 0.3))
+LOSS_BOX = (0.7, 0.225, 0.95, 0.41)         # x0, y0, x1, y1 as fractions of the counter
+TAG_BOXES = ((0.0, 0.0, 0.5, 0.22), (0.5, 0.0, 1.0, 0.22))
 LOSS_FILL, LOSS_TEXT = (200, 16, 46, 255), (255, 255, 255, 255)
 
 

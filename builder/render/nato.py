@@ -33,6 +33,8 @@ class Pen:
         self.inner = tuple(box)
         self.x0, self.y0, x1, y1 = box
         self.w, self.h = x1 - self.x0, y1 - self.y0
+        self.glyphs: tuple = ()   # the whole composition, for a modifier that makes room for another
+        self.band = 0.0           # the height of the type's text band above the box (a fraction of its height)
 
     def p(self, u, v):
         return (self.x0 + u * self.w, self.y0 + v * self.h)
@@ -143,9 +145,11 @@ def _paratroop(p: Pen):
 
 @glyph("airborne")
 def _airborne(p: Pen):
-    # The APP-6 'gull wings' at the foot of the frame.
-    p.arc(0.4, 0.95, 0.1, 0.14, 180, 360)
-    p.arc(0.6, 0.95, 0.1, 0.14, 180, 360)
+    # The APP-6 'gull wings' at the foot of the frame, in a heavier line than the frame's so they read at
+    # 1/2"; in the top triangle of the X when a mountain mark takes the foot (mountain paratroops).
+    v = 0.3 if "mountain" in p.glyphs else 0.95
+    p.arc(0.39, v, 0.11, 0.16, 180, 360, scale=1.4)
+    p.arc(0.61, v, 0.11, 0.16, 180, 360, scale=1.4)
 
 
 @glyph("shock")
@@ -269,7 +273,7 @@ def _static(p: Pen):
 def _amphibious(p: Pen):
     for v in (0.78, 0.92):
         pts = [(0.15 + i * 0.7 / 16, v + 0.05 * math.sin(i * math.pi / 4)) for i in range(17)]
-        p.line(*pts, scale=0.8)
+        p.line(*pts)
 
 
 @glyph("marine")
@@ -310,22 +314,34 @@ def _reserve(p: Pen):
     p.text("R", 0.8, 0.5, 0.34)
 
 
+def _corner_letter(p: Pen):
+    """(u0, u1, v0, v1) of a letter modifier: upper left, in the text band beside the type's text if it has one."""
+    if p.band:
+        return 0.08, 0.24, -p.band * 0.72, p.band * 0.05
+    return 0.09, 0.24, 0.1, 0.42
+
+
 @glyph("heavy")
 def _heavy(p: Pen):
-    p.text("H", 0.12, 0.28, 0.26)
+    # An H drawn in the symbol's own line weight (type this small has hairline stems).
+    u0, u1, v0, v1 = _corner_letter(p)
+    p.line((u0, v0), (u0, v1))
+    p.line((u1, v0), (u1, v1))
+    p.line((u0, (v0 + v1) / 2), (u1, (v0 + v1) / 2))
 
 
 @glyph("light")
 def _light(p: Pen):
-    p.text("L", 0.12, 0.28, 0.26)
+    u0, u1, v0, v1 = _corner_letter(p)
+    p.line((u0, v0), (u0, v1), (u1, v1))
 
 
 @glyph("cossack")
 def _cossack(p: Pen):
     # A lance with its pennant beside the cavalry slash and parallel to it (crossing it would read as the
     # infantry X): in the upper-left triangle.
-    p.line((0.06, 0.66), (0.5, 0.08), scale=0.8)
-    p.poly((0.5, 0.08), (0.56, 0.24), (0.42, 0.2))
+    p.line((0.06, 0.7), (0.5, 0.1))
+    p.poly((0.5, 0.04), (0.62, 0.3), (0.4, 0.24))
 
 
 @glyph("fortification")
@@ -405,6 +421,7 @@ def draw_frame(draw: ImageDraw.ImageDraw, box, glyphs, ink, fill, lw: float, tex
     # neither runs into the other (a TGR over the armour oval).
     band = TEXT_BAND * (inner[3] - inner[1]) if text and glyphs else 0
     pen = Pen(draw, (inner[0], inner[1] + band, inner[2], inner[3]), ink, lw, fill)
+    pen.glyphs, pen.band = tuple(glyphs), band / max(1, inner[3] - inner[1] - band)
     for name in glyphs:
         GLYPHS[name](pen)
     if text:
