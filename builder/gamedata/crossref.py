@@ -267,6 +267,13 @@ class Checker:
                 elif kind in seen:
                     self.error(self.doc, ("piece_layers", i, "kinds", j), f"kind '{kind}' is already in layer '{seen[kind]}'")
                 seen.setdefault(kind, layer.get("name"))
+        named: set = set()
+        for i, mk in self.items("marker_kinds"):      # a name for a kind no marker has is a typo
+            if mk.get("id") not in kinds:
+                self.error(self.doc, ("marker_kinds", i, "id"), f"no marker has kind '{mk.get('id')}'")
+            elif mk.get("id") in named:
+                self.error(self.doc, ("marker_kinds", i, "id"), f"kind '{mk.get('id')}' is named twice")
+            named.add(mk.get("id"))
         if sum(1 for _, layer in self.items("piece_layers") if layer.get("units")) > 1:
             self.error(self.doc, ("piece_layers",), "more than one layer says 'units: true'")
         track = self.doc.get("turn_record_track")

@@ -1,7 +1,7 @@
 """The Activation Display (data: ``activation_display``) as a window of the module.
 
 One board of labelled boxes, per side and box "<side>: <box>" (drawn by the map step's box panel, as the
-Staging map is). Each box is a Zone, so a marker moved there is logged as "... moves X -> Axis: Activating"
+Staging map is), each side's boxes in columns of their own under the side's name. Each box is a Zone, so a marker moved there is logged as "... moves X -> Axis: Activating"
 and the audit names its location after the box: activating a formation, spending an allotment, a Second
 Activation and being done are ordinary logged moves of the formation's Activation marker.
 """
@@ -63,8 +63,20 @@ def add_display(layout) -> None:
     names = zones(game)
     title = d.get("name") or "Activation Display"
     # each box is sized for its data's ``holds`` markers side by side (more stack, as on the cardboard)
-    holds = ({z: int(box.get("holds") or 1) for z, (_, box) in names.items()}, layout.place_px)
-    png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds, draw=layout.draw)
+    # and the Available box for every formation a scenario starts there, so none is stacked out of sight
+    counts = {z: int(box.get("holds") or 1) for z, (_, box) in names.items()}
+    for sc in game.by_id["scenarios"].values():
+        start: dict = {}
+        for _, zone in starting_markers(game, sc):
+            start[zone] = start.get(zone, 0) + 1
+        for zone, n in start.items():
+            counts[zone] = max(counts.get(zone, 1), n)
+    holds = (counts, layout.place_px)
+    # each side's boxes together, in a column of their own under the side's name
+    groups = [(side_name(game, s["id"]), [z for z, (sid, _) in names.items() if sid == s["id"]])
+              for s in game.doc.get("sides") or []]
+    png, size, rects, inner = staging_panel(layout.grid, title, list(names), holds, draw=layout.draw,
+                                            groups=[g for g in groups if g[1]])
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
     for name, rect in inner.items():

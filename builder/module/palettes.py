@@ -57,13 +57,20 @@ def _marker_groups(game, markers) -> dict[str, list]:
     for d in markers:
         by_kind.setdefault(d.group, []).append(d)
     out: dict[str, list] = {}
+    names = {k.get("id"): k.get("name") for k in game.doc.get("marker_kinds") or [] if isinstance(k, dict)}
     for kind, members in by_kind.items():
-        label = kind[:1].upper() + kind[1:]
+        label = names.get(kind) or kind_label(kind)
         sides = {d.side for d in members}
         for d in members:
             key = label if len(sides) == 1 else f"{label}: {side_name(game, d.side) if d.side else 'any side'}"
             out.setdefault(key, []).append(d)
     return out
+
+
+def kind_label(kind: str) -> str:
+    """A marker kind the data does not name, as a label ('step-loss' -> 'Step loss')."""
+    words = kind.replace("-", " ").replace("_", " ")
+    return words[:1].upper() + words[1:]
 
 
 def parts(groups: dict[str, list], per: int) -> list[tuple[str, list]]:

@@ -86,7 +86,8 @@ class ScenarioPlan:
         first = turntrack.first_turn(game, scenario)
         if track and first is not None and turntrack.zone(game, first) in layout.zone_inner:
             for i, mid in enumerate(track):
-                self._marker(mid, layout.place_point(turntrack.zone(game, first), i), "front")
+                self._marker(mid, layout.place_point(turntrack.zone(game, first), i),
+                             turntrack.starting_face(game, scenario, mid))
         placed = {p.d.key for p in self.placements}
         starts: dict[str, int] = {}        # the formations in play: their activation markers start available
         for mid, zone in activation.starting_markers(game, scenario):

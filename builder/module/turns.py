@@ -2,7 +2,9 @@
 of play — one phase list per player-turn, run one after the other within a turn. Changes are reported
 to the chat, so logs carry every turn and phase.
 
-A scenario with its own ``turns``/``sequence`` (EotID's Let History Judge) gets its own tracker.
+A scenario with its own ``turns``/``sequence`` (EotID's Let History Judge) gets its own tracker, its
+button named after the scenario; the game's calendar's button then names its dates ("Turn (2 Jan 45 –
+27 Jan 45)"), and each tracker's tooltip lists the scenarios played on it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ class Calendar:
     labels: list              # one level item per turn
     sequence: list            # [(player-turn name, [phase names])]
     tracker_id: str = ""
+    span: str = ""            # the calendar's first and last dates ("2 Jan 45 - 27 Jan 45")
+    button: str = ""          # the toolbar button's text (default: the name)
+    users: list = None        # the names of the scenarios played on it
 
     def state(self, turn: int) -> str:
         """TURN state at the start of *turn* (§4.7): the turn's index, first player-turn, first phase."""
@@ -52,7 +57,9 @@ def _calendar(name, turns, sequence) -> Calendar | None:
         return None
     seq = [(pt.get("name") or pt.get("id") or "", [ph.get("name") or ph.get("id") for ph in pt.get("phases") or []])
            for pt in sequence or [] if isinstance(pt, dict)]
-    return Calendar(name, [t["turn"] for t in turns], [_label(t) for t in turns], [s for s in seq if s[1]])
+    dates = [str(t.get("label") or t.get("date") or "") for t in (turns[0], turns[-1])]
+    span = " – ".join(dates) if all(dates) else ""
+    return Calendar(name, [t["turn"] for t in turns], [_label(t) for t in turns], [s for s in seq if s[1]], span=span)
 
 
 def calendars(game) -> tuple[list, dict]:
@@ -69,13 +76,18 @@ def calendars(game) -> tuple[list, dict]:
             by_scenario[sid] = cal
     for i, cal in enumerate(out):
         cal.tracker_id = f"TurnTracker{i}"
+        cal.users = [game.by_id["scenarios"][sid].get("name") or sid for sid, c in by_scenario.items() if c is cal]
+        # beside a scenario's own calendar the game's is named by its dates, so each button says whose it is
+        cal.button = cal.name if len(out) == 1 or cal is not base or not cal.span else f"Turn ({cal.span})"
     return out, by_scenario
 
 
 def add_trackers(root, cals) -> None:
     for cal in cals:
-        tt = root.add(TURNPKG + "TurnTracker", buttonText=cal.name, hotkey="", icon="", lengthStyle="Maximum",
-                      name=cal.name, nexthotkey="78,520", prevhotkey="80,520", tooltip="Turn and phase",
+        users = "; ".join(cal.users or [])
+        tt = root.add(TURNPKG + "TurnTracker", buttonText=cal.button or cal.name, hotkey="", icon="",
+                      lengthStyle="Maximum", name=cal.name, nexthotkey="78,520", prevhotkey="80,520",
+                      tooltip="Turn and phase" + (f" of: {users}" if users else ""),
                       turnFormat="$level1$ - $level2$", reportFormat="* <<< $newTurn$ >>> *")
         turn = tt.add(TURNPKG + "ListTurnLevel", configFirst=False, configList=False, list=cal.labels,
                       name="Turn", property="Turn", prompt="", turnFormat="$value$")

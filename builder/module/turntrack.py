@@ -3,10 +3,12 @@
 One board of labelled boxes, "Turn 1" ... the last turn of any calendar (with the turn's date where every
 calendar gives that turn the same one), drawn by the map step's box panel as the Staging map is. Each box
 is a Zone, so moving the Game Turn marker is logged as "... moves Turn 3 -> Turn 4". Every scenario starts
-the track's markers in the box of its first turn.
+the track's markers in the box of its first turn, a weather marker on the face of that turn's weather.
 """
 
 from __future__ import annotations
+
+import re
 
 from .images import staging_panel
 
@@ -49,6 +51,33 @@ def first_turn(game, scenario) -> int | None:
     return ft if ft in turns else (turns[0] if turns else None)
 
 
+def first_weather(game, scenario) -> dict | None:
+    """The weather of a scenario's first turn: its ``first_turn_weather``, else the ``weather`` its
+    calendar gives that turn; None where the data gives neither."""
+    wid = scenario.get("first_turn_weather")
+    if not wid:
+        first = first_turn(game, scenario)
+        for t in scenario.get("turns") or game.doc.get("turns") or []:
+            if isinstance(t, dict) and t.get("turn") == first:
+                wid = t.get("weather")
+    return game.by_id["weather"].get(wid) if wid else None
+
+
+def starting_face(game, scenario, marker_id: str) -> str:
+    """The face a track marker starts on: a weather marker (a face that prints a weather's name, e.g. PLS's
+    Good / Normal-Poor marker) on the face naming the first turn's weather; any other marker its front."""
+    weather = first_weather(game, scenario)
+    marker = game.by_id["markers"].get(marker_id) or {}
+    if weather is None:
+        return "front"
+    names = {str(n).lower() for n in (weather.get("name"), weather.get("id")) if n}
+    for face in ("front", "back"):
+        text = str((marker.get(face) or {}).get("text") or "").lower()
+        if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
+            return face
+    return "front"
+
+
 def add_track(layout) -> None:
     """Insert the track's map before the Staging map (which stays last), and its image."""
     from .maps import BoardPlan, MapPlan
@@ -60,7 +89,8 @@ def add_track(layout) -> None:
         return
     title = t.get("name") or "Turn Record Track"
     holds = ({z: len(markers(game)) for z in names}, layout.place_px)
-    png, size, rects, inner = staging_panel(layout.grid, title, names, holds, draw=layout.draw)
+    png, size, rects, inner = staging_panel(layout.grid, title, names, holds, draw=layout.draw,
+                                            groups=[(None, names)])     # the window's title says what they are
     layout.extra_images[IMAGE] = png
     plan = MapPlan(title, [BoardPlan(title, IMAGE, size, zones=rects)])
     for name, rect in inner.items():

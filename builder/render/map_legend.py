@@ -101,27 +101,31 @@ def layout(data, min_height: int = 0) -> PanelLayout:
             bottom = max(bottom, y)
         y += round(s * 0.15)
     boxes = {}
-    if data.boxes:
-        bh, gap = round(s * 1.5), round(s * 0.15)
-        if y + head + bh + pad > limit:   # keep the heading with its first box
+    inner = {}
+    # The boxes under one heading ("Off-map boxes"); a window of boxes may group them instead (data.box_groups:
+    # [(heading or None, [box ids])]), each group starting a column of its own (one side's boxes together).
+    by_id = {box["id"]: box for box in data.boxes}
+    groups = getattr(data, "box_groups", None) or ([("Off-map boxes", list(by_id))] if data.boxes else [])
+    bh, gap = round(s * 1.5), round(s * 0.15)
+    font = fonts.font(s * 0.16, "bold")
+    for gi, (heading, ids) in enumerate(groups):
+        hh = head if heading else 0
+        if gi or y + hh + bh + pad > limit:   # keep the heading with its first box
             x, y = x + col_w + pad, top
-        entries.append(("heading", "Off-map boxes", x, y))
-        y += head
-        font = fonts.font(s * 0.16, "bold")
-        inner = {}
-        for box in data.boxes:
+        if heading:
+            entries.append(("heading", heading, x, y))
+        y += hh
+        for box in (by_id[i] for i in ids):
             lines = len(_wrap(box["name"], font, col_w - s * 0.2)[:3])
             name_h = round(s * 0.14 + lines * s * 0.2)
             h = max(bh, name_h + _places_height(data, box["id"], col_w, s))
             if y + h + pad > limit and y > pad + head:
-                x, y = x + col_w + pad, top + head
+                x, y = x + col_w + pad, top + hh
             boxes[box["id"]] = (x, y, col_w, h)
             inner[box["id"]] = (x, y + name_h, col_w, h - name_h)
             entries.append(("box", box, x, y))
             y += h + gap
             bottom = max(bottom, y)
-    else:
-        inner = {}
     width = x + col_w + pad
     return PanelLayout(width, max(bottom + pad, min_height), entries, boxes, inner)
 
