@@ -162,3 +162,37 @@ def test_a_long_payload_decodes_in_slices_as_in_one_call(cut):
         decode_payload(bytes(body))
     with pytest.raises(TruncatedError, match=f"inside a character at byte {len(body) - 2 + 2}$"):
         decode_payload(bytes(body[:bad]) + b"x" * (len(body) - bad - 2) + emoji[:2])
+
+
+def test_a_piece_derives_name_and_properties_from_its_current_layers():
+    """Name, properties and trait ids are worked out once per (type, state) pair and shared, yet
+    a piece whose layers were changed, replaced or reordered gives what its layers now say."""
+    from builder.vassal.piece import Piece
+    from builder.vassal.traits import BasicPiece, Embellishment, Marker
+
+    add = decode_leaf(ADD)
+    twin = decode_leaf(ADD.replace("+/p1/", "+/p2/"))
+    assert add.piece.display_name == twin.piece.display_name == "Tank"
+    assert add.fields()["traits"] == ["emb2;", "piece;"]
+    props = add.piece.properties()
+    assert props["Step_Level"] == "1" and props["Step_Active"] == "true"
+    props["Step_Level"] = "9"                                  # a caller's copy, not the shared one
+    assert twin.piece.properties()["Step_Level"] == "1"
+
+    layer = add.piece.find(Embellishment)
+    layer.value = -2                                            # the state setter
+    assert add.piece.properties()["Step_Level"] == "2" and add.piece.properties()["Step_Active"] == "false"
+    assert twin.piece.properties()["Step_Level"] == "1"         # the other piece still reads its strings
+    add.piece.basic.set("name", "Truck")                        # a type field
+    assert add.piece.name == add.fields()["name"] == "Truck"
+    assert twin.piece.name == "Tank"
+
+    third = decode_leaf(ADD.replace("+/p1/", "+/p3/")).piece
+    assert third.display_name == "Tank"
+    mark = Marker(keys=["Side"])
+    mark.set_values(["Blue"])
+    third.layers.insert(0, mark)                                # a layer added in place
+    assert third.properties()["Side"] == "Blue" and third.trait_ids()[0] == "mark;"
+    fourth = Piece.decode(twin.type_string, twin.state_string)
+    fourth.layers[-1] = BasicPiece(image="x.png", name="Jeep")  # a layer replaced
+    assert fourth.display_name == "Jeep"

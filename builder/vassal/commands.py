@@ -311,16 +311,22 @@ class AddPiece(Command):
     def fields(self) -> dict[str, Any]:
         p = self.piece
         inner = p.inner.state_dict()
-        d: dict[str, Any] = {"id": self.piece_id, "kind": "stack" if self.is_stack else
-                             "deck" if self.is_deck else "piece"}
-        if self.is_stack or self.is_deck:
+        kind = "stack" if self.is_stack else "deck" if self.is_deck else "piece"
+        d: dict[str, Any] = {"id": self.piece_id, "kind": kind}
+        if kind != "piece":
             d.update(inner)
         else:
-            d["name"] = p.display_name
-            if p.name != d["name"]:
-                d["basic_name"] = p.name
-            d.update({k: inner.get(k) for k in ("map", "x", "y", "gpid")})
-            d["traits"] = p.trait_ids()
+            derived = p._derived()   # (name, basic name, trait ids) of the strings, worked out once
+            if derived is not None:
+                _, name, basic_name, ids = derived
+            else:
+                name, basic_name, ids = p.display_name, p.name, p.trait_ids()
+            d["name"] = name
+            if basic_name != name:
+                d["basic_name"] = basic_name
+            d["map"], d["x"], d["y"], d["gpid"] = (inner.get("map"), inner.get("x"), inner.get("y"),
+                                                   inner.get("gpid"))
+            d["traits"] = list(ids)
         return d
 
     def to_dict(self, *, mask: str | None = "********", layers: bool = True) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from collections import Counter
 from functools import lru_cache
 from collections.abc import Callable, Iterator
 from itertools import accumulate
-from operator import methodcaller, sub
+from operator import is_, methodcaller, sub
 from typing import Any, TypeVar
 
 from builder.vassal.errors import PieceError
@@ -39,6 +39,7 @@ from builder.vassal.traits import (
     UsePrototype,
     trait_from_type,
 )
+from builder.vassal.traits.base import MUTATIONS
 
 __all__ = ["Piece", "split_layers", "join_layers", "expand_prototypes", "MAX_LAYERS"]
 
@@ -121,10 +122,13 @@ def _split_cached(s: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _layer_plan(type_str: str) -> tuple[tuple[type[Trait], str, str], ...]:
-    """Each layer of a piece type as (trait class, layer type, its default state): what decoding
-    a piece of that type needs, found once per distinct type (a save has a few hundred)."""
-    return tuple((cls, t, cls.DEFAULT_STATE) for t in _split_cached(type_str) for cls in (trait_class(t),))
+def _layer_plan(type_str: str) -> tuple[tuple[type[Trait], ...], tuple[str, ...], tuple[str, ...]]:
+    """A piece type's layers as (trait classes, layer types, their default states): what decoding
+    a piece of that type needs, found once per distinct type (a save has a few hundred). Three
+    tuples, not one per layer: only the first holds objects the garbage collector must track."""
+    types = _split_cached(type_str)
+    classes = tuple(map(trait_class, types))
+    return classes, types, tuple(cls.DEFAULT_STATE for cls in classes)
 
 
 _new = object.__new__
@@ -143,7 +147,7 @@ def join_layers(layers: list[str]) -> str:
 class Piece:
     """A game piece: its trait layers, outermost first, the innermost (BasicPiece…) last."""
 
-    __slots__ = ("_layers", "_raw_type", "_raw_state", "_orig", "_state_layers_missing")
+    __slots__ = ("_layers", "_raw_type", "_raw_state", "_orig", "_state_layers_missing", "_seen")
 
     def __init__(self, layers: list[Trait]) -> None:
         if not layers:
@@ -151,8 +155,9 @@ class Piece:
         self._layers: list[Trait] | None = list(layers)
         self._raw_type: str | None = None
         self._raw_state: str | None = None
-        self._orig: tuple[int, ...] = ()
+        self._orig: tuple[Trait, ...] = ()
         self._state_layers_missing = 0
+        self._seen = -1
 
     # ---------------------------------------------------------------- decoding
     @classmethod
@@ -168,6 +173,7 @@ class Piece:
         p._raw_state = state_str
         p._orig = ()
         p._state_layers_missing = 0
+        p._seen = -1
         return p
 
     @property
@@ -181,28 +187,45 @@ class Piece:
         self._layers = list(value)
 
     def _decode_layers(self) -> None:
-        plan = _layer_plan(self._raw_type)
+        classes, types, defaults = _layer_plan(self._raw_type)
         state_str = self._raw_state
         states = _split_cached(state_str) if state_str is not None else ()
         n = len(states)
+        if n < len(types):    # a state with fewer layers: the rest keep their defaults
+            states = states + defaults[n:]
         layers = []
         append = layers.append
-        for i, (cls, t, default) in enumerate(plan):   # Trait.from_type, inlined: a save has ~10 per piece
+        for cls, t, st in zip(classes, types, states):   # Trait.from_type, inlined: a save has ~10 per piece
             o = _new(cls)
             o._raw_type = t
             o._toks = None
-            o._state = states[i] if i < n else default
+            o._state = st
             o.type_dirty = o.state_dirty = False
             append(o)
         self._layers = layers
-        self._orig = tuple(map(id, layers))
-        self._state_layers_missing = max(0, len(plan) - n) if state_str is not None else 0
+        self._orig = tuple(layers)
+        self._seen = MUTATIONS[0]
+        self._state_layers_missing = max(0, len(types) - n) if state_str is not None else 0
 
     def _unchanged(self) -> bool:
-        if self._layers is None:
+        """Is the layer list the one decoded (the same trait objects in the same order)?"""
+        layers = self._layers
+        if layers is None:
             return True
-        return len(self._orig) == len(self._layers) and all(
-            id(x) == o for x, o in zip(self._layers, self._orig))
+        return len(self._orig) == len(layers) and all(map(is_, layers, self._orig))
+
+    def _pristine(self) -> bool:
+        """Do the layers still hold what the piece was decoded from (the same traits, none of them
+        changed)? The dirty flags are looked at only when some trait changed since the last look."""
+        if self._raw_type is None or not self._unchanged():
+            return False
+        layers = self._layers
+        if layers is None or self._seen == MUTATIONS[0]:
+            return True
+        if any(t.type_dirty or t.state_dirty for t in layers):
+            return False
+        self._seen = MUTATIONS[0]
+        return True
 
     @classmethod
     def new_stack(cls, map_id: str | None, x: int, y: int, members: list[str],
@@ -255,11 +278,18 @@ class Piece:
 
     @property
     def name(self) -> str:
+        derived = self._derived()
+        if derived is not None:
+            return derived[2]
         b = self.basic
         return b.get("name") if b is not None else ""
 
     def properties(self) -> dict[str, str]:
         """Property values known from the traits (outer layers win), e.g. Marker values."""
+        derived = self._derived()
+        return dict(derived[0]) if derived is not None else self._properties()
+
+    def _properties(self) -> dict[str, str]:
         props: dict[str, str] = {}
         for t in reversed(self.layers):
             if t.HAS_PROPERTIES:
@@ -270,12 +300,33 @@ class Piece:
     def display_name(self) -> str:
         """The name VASSAL shows (``getName`` through the chain): Layer level names
         (``Name``, ``Name+`` prefix, ``+Name`` suffix) and Text Label formats applied."""
-        props = self.properties()
+        derived = self._derived()
+        return derived[1] if derived is not None else self._display_name(self._properties())
+
+    def _display_name(self, props: dict[str, str]) -> str:
         name = ""
         for t in reversed(self.layers):
             if t.HAS_NAME:
                 name = t.piece_name(name, props)
         return name
+
+    def _derived(self) -> "tuple[dict[str, str], str, str, tuple[str, ...]] | None":
+        """(properties, display name, name, trait ids) of a piece that still reads as the type and
+        state strings it was decoded from: they are functions of those two strings, and a save
+        repeats the same pieces (its 2,208 pieces have a few hundred distinct pairs), so each pair
+        is worked out once. None once a layer was replaced or changed."""
+        if not self._pristine():
+            return None
+        key = (self._raw_type, self._raw_state)
+        hit = _DERIVED.get(key)
+        if hit is None:
+            props = self._properties()
+            b = self.basic
+            if len(_DERIVED) >= 4096:
+                _DERIVED.clear()
+            hit = _DERIVED[key] = (props, self._display_name(props), b.get("name") if b is not None else "",
+                                   tuple(x.id for x in self.layers))
+        return hit
 
     @property
     def map_id(self) -> str | None:
@@ -295,14 +346,15 @@ class Piece:
         return [t for t in self.layers if isinstance(t, cls)]
 
     def trait_ids(self) -> list[str]:
-        return [t.id for t in self.layers]
+        derived = self._derived()
+        return list(derived[3]) if derived is not None else [t.id for t in self.layers]
 
     def __iter__(self) -> Iterator[Trait]:
         return iter(self.layers)
 
     def secret_values(self) -> list[str]:
         if self._layers is None and self._raw_type is not None and not any(
-                cls.SECRET_STATE for cls, _, _ in _layer_plan(self._raw_type)):
+                cls.SECRET_STATE for cls in _layer_plan(self._raw_type)[0]):
             return []           # no layer can hold a player id: nothing to decode
         out: list[str] = []
         for t in self.layers:
@@ -339,6 +391,7 @@ class Piece:
 
 
 _LAYER_JSON: dict[tuple, str] = {}   # (class, type, state, mask) -> the layer's description as JSON
+_DERIVED: dict[tuple, tuple] = {}     # (type, state) -> Piece._derived()
 
 
 def _describe_layer(t: Trait, mask: str | None) -> dict[str, Any]:

@@ -164,7 +164,7 @@ class PayloadDecoder:
         """Tell the encoding from the first bytes; returns the body after the header."""
         if payload.startswith(VCSK_HEADER):
             self.encoding = "vcsk"
-            body = payload[len(VCSK_HEADER):]
+            body = payload[len(VCSK_HEADER):7]     # the key's two digits (not a copy of the payload)
             if len(body) < 2:
                 raise TruncatedError("savedGame is truncated: the !VCSK header has no key", offset=len(payload))
             try:

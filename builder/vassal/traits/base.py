@@ -15,6 +15,7 @@ reused until a field is set). Typed access goes through the field table of each 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -164,6 +165,10 @@ def F(name: str, kind: str = "str", default: Any = "") -> Field:
 
 _AS_DICT: dict[tuple[type, str], dict[str, Any]] = {}   # (class, raw type) -> decoded fields
 
+#: how many times any trait's type or state was changed (set(), the state setter): while it stays
+#: the same, no decoded trait changed, and values a piece derives from its strings still hold
+MUTATIONS = [0]
+
 class Trait:
     """Base of every trait (and of the innermost BasicPiece/Stack/Deck)."""
 
@@ -203,17 +208,20 @@ class Trait:
         return [f.format(f.default) for f in self.fields()]
 
     @property
-    def _tokens(self) -> list[str]:
+    def _tokens(self) -> Sequence[str]:
         """The type's field tokens, split from the raw type string on first use: a caller
-        that reads one trait of a long chain pays for that trait only."""
+        that reads one trait of a long chain pays for that trait only. A decoded trait shares
+        the tuple cached for its type string (no copy, no container the garbage collector
+        tracks); :meth:`set` replaces it with a list of its own."""
         toks = self._toks
         if toks is None:
             toks = self._toks = self._split_type(self._raw_type or "")
         return toks
 
     @_tokens.setter
-    def _tokens(self, value: list[str]) -> None:
+    def _tokens(self, value: Sequence[str]) -> None:
         self._toks = value
+        MUTATIONS[0] += 1
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -226,9 +234,9 @@ class Trait:
         t.state_dirty = False
         return t
 
-    def _split_type(self, type_str: str) -> list[str]:
+    def _split_type(self, type_str: str) -> Sequence[str]:
         """Type string → field tokens (the prefix token is dropped, as VASSAL does)."""
-        return list(_type_fields(type_str))
+        return _type_fields(type_str)
 
     def _join_type(self) -> str:
         head = self.ID[:-1] if self.ID.endswith(";") else self.ID
@@ -248,6 +256,7 @@ class Trait:
     def state(self, value: str) -> None:
         self._state = "" if value is None else value
         self.state_dirty = True
+        MUTATIONS[0] += 1
 
     def state_string(self) -> str:
         return self._state
@@ -286,11 +295,14 @@ class Trait:
     def set(self, name: str, value: Any) -> None:
         i, f = self._field(name)
         fields = self.fields()
-        while len(self._tokens) <= i:  # pad missing trailing fields with their defaults
-            pf = fields[len(self._tokens)]
-            self._tokens.append(pf.format(pf.default))
-        self._tokens[i] = f.format(value)
+        toks = list(self._tokens)      # its own copy (a decoded trait shares its type's tuple)
+        while len(toks) <= i:  # pad missing trailing fields with their defaults
+            pf = fields[len(toks)]
+            toks.append(pf.format(pf.default))
+        toks[i] = f.format(value)
+        self._toks = toks
         self.type_dirty = True
+        MUTATIONS[0] += 1
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -330,7 +342,7 @@ class Trait:
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
-        extra = self._tokens[len(self.fields()):]
+        extra = list(self._tokens[len(self.fields()):])
         if extra:
             out["_extra"] = extra
         return out
@@ -375,8 +387,8 @@ class PassthroughTrait(Trait):
         t = super().from_type(type_str, state)
         return t  # type: ignore[return-value]
 
-    def _split_type(self, type_str: str) -> list[str]:
-        return [type_str]
+    def _split_type(self, type_str: str) -> Sequence[str]:
+        return (type_str,)
 
     def _join_type(self) -> str:
         return self._tokens[0] if self._tokens else ""

@@ -105,8 +105,8 @@ class Stack(_Located, Trait):
     DEFAULT_STATE = "null;0;0"
     __slots__ = ()
 
-    def _split_type(self, type_str: str) -> list[str]:
-        return []
+    def _split_type(self, type_str: str) -> tuple[str, ...]:
+        return ()
 
     def _join_type(self) -> str:
         return "stack"

@@ -119,10 +119,10 @@ class UsePrototype(Trait):
     FIELDS = (F("prototype_name"), F("parameters"))
     __slots__ = ()
 
-    def _split_type(self, type_str: str) -> list[str]:
+    def _split_type(self, type_str: str) -> tuple[str, ...]:
         rest = type_str[len(self.ID):] if type_str.startswith(self.ID) else ""
         name, sep, params = rest.partition(";")
-        return [name, params] if sep else [name]
+        return (name, params) if sep else (name,)
 
     def _join_type(self) -> str:
         name = self._tokens[0] if self._tokens else ""
@@ -138,9 +138,9 @@ class Marker(Trait):
     FIELDS = (F("keys", "list", []),)
     __slots__ = ()
 
-    def _split_type(self, type_str: str) -> list[str]:
+    def _split_type(self, type_str: str) -> tuple[str, ...]:
         # the whole remainder is one comma list (not ;-split)
-        return [type_str[len(self.ID):] if type_str.startswith(self.ID) else ""]
+        return (type_str[len(self.ID):] if type_str.startswith(self.ID) else "",)
 
     def _join_type(self) -> str:
         return self.ID + (self._tokens[0] if self._tokens else "")
