@@ -457,3 +457,65 @@ def test_text_and_tree_edits_stay_coherent():
     chat = save.commands.items[1]
     chat.text = "bye"                                         # editing the tree is written
     assert read_save(save.to_bytes()).text == "begin_save\x1bCHATbye\x1bend_save"
+
+
+# ----------------------------------------------------------------------------- streaming from a file
+
+def _chat_log(n: int) -> str:
+    return ESC.join(["begin_save", "end_save"] + [f"LOG\tCHAT<p> - {i:06d} " + "x" * 900 for i in range(n)])
+
+
+def test_a_stream_reads_the_file_as_it_goes_and_closes_it(tmp_path):
+    """SaveStream never holds the file (or its payload) whole: over a 7 MB log stored without
+    compression, read in 64 KB chunks, the memory it allocates stays far below the file's size,
+    and the file is closed when the commands end."""
+    import tracemalloc
+    from builder.vassal.savefile import SaveStream
+
+    path = tmp_path / "long.vlog"
+    path.write_bytes(zip_bytes([("savedGame", encode_payload(_chat_log(4000), "vcsk", 0x42))],
+                               compress=False))
+    assert path.stat().st_size > 7_000_000
+    tracemalloc.start()
+    try:
+        stream = SaveStream(path, chunk_size=1 << 16)
+        count = sum(1 for _ in stream)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 4002
+    assert peak < 2_000_000, peak
+    assert stream._zip._file is None                    # closed at the end
+
+
+def test_a_stream_stopped_early_closes_its_file(tmp_path):
+    from builder.vassal.savefile import SaveStream
+
+    path = tmp_path / "short.vlog"
+    path.write_bytes(zip_bytes([("savedGame", encode_payload(_chat_log(10), "vcsk", 7))]))
+    with SaveStream(path) as stream:
+        first = next(iter(stream))
+    assert first[0] == 1 and stream._zip._file is None
+
+
+def test_a_stream_refuses_what_a_whole_read_refuses(tmp_path):
+    from builder.vassal.errors import NotAVassalFile
+    from builder.vassal.savefile import SaveStream
+
+    data = sample_save_bytes()
+    cut = tmp_path / "cut.vsav"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ArchiveError, match="the file is truncated: the ZIP archive ends at byte"):
+        SaveStream(cut)
+    module = tmp_path / "game.vmod"
+    module.write_bytes(_zip({"buildFile.xml": b"<x/>"}))
+    with pytest.raises(NotAVassalFile, match="VASSAL module"):
+        SaveStream(module)
+    text = tmp_path / "notes.vsav"
+    text.write_bytes(b"not a zip at all")
+    with pytest.raises(ArchiveError, match="not a ZIP"):
+        SaveStream(text)
+    whole = tmp_path / "whole.vsav"
+    whole.write_bytes(data)
+    streamed = [node.encode() for _, _, node in SaveStream(whole, chunk_size=64)]
+    assert streamed == [item.encode() for item in read_save(whole).commands.items]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.vassal.errors import ArchiveError, NotAZip
-from builder.vassal.files import read_regular
+from builder.vassal.files import open_regular, read_regular
 
 __all__ = [
     "Limits",
@@ -69,24 +69,41 @@ class SafeZip:
     """A read-only view of a ZIP archive with safety checks (see module docstring)."""
 
     def __init__(self, source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIMITS,
-                 what: str = "archive") -> None:
+                 what: str = "archive", stream: bool = False) -> None:
+        """*stream*: read a path's entries from the open file as they are asked for instead of reading
+        the whole file first (a long log: memory does not grow with its size); :meth:`close` it."""
         self.limits = limits
         self._read_total = 0
+        self._file = None
         if isinstance(source, (bytes, bytearray, memoryview)):
             data = bytes(source)
+            fh = io.BytesIO(data)
+        elif stream:
+            fh = self._file = open_regular(source, limits.max_file_size, what)
+            data = fh.read(4)
+            fh.seek(0)
         else:
             data = read_regular(source, limits.max_file_size, what)
-        self.raw = data
-        if len(data) > limits.max_file_size:
+            fh = io.BytesIO(data)
+        try:
+            self._open(fh, data, limits, what)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, fh, data: bytes, limits: Limits, what: str) -> None:
+        if self._file is None and len(data) > limits.max_file_size:
             raise ArchiveError(f"{what} is too large ({len(data)} bytes)")
         if not data.startswith(b"PK"):
             raise NotAZip(f"not a ZIP archive (a VASSAL {what} is a ZIP file)")
         try:
-            self._zip = zipfile.ZipFile(io.BytesIO(data))
+            self._zip = zipfile.ZipFile(fh)
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-            if data.startswith(b"PK\x03\x04") and b"PK\x05\x06" not in data[-65_557:]:
-                raise ArchiveError(f"the file is truncated: the ZIP archive ends at byte {len(data)} "
+            size = fh.seek(0, io.SEEK_END)
+            fh.seek(max(0, size - 65_557))
+            if data.startswith(b"PK\x03\x04") and b"PK\x05\x06" not in fh.read():
+                raise ArchiveError(f"the file is truncated: the ZIP archive ends at byte {size} "
                                    f"with no central directory") from None
             raise ArchiveError(f"not a readable ZIP archive ({exc}); the file may be truncated") from None
         except Exception as exc:  # NotImplementedError (bogus version), struct.error, ...
@@ -104,6 +121,12 @@ class SafeZip:
         self._by_name: dict[str, zipfile.ZipInfo] = {}
         for info in infos:  # the first entry of a name wins, as with VASSAL's stream reader
             self._by_name.setdefault(info.filename, info)
+
+    def close(self) -> None:
+        """Close the file a streaming archive reads from (nothing to do for one read whole)."""
+        f, self._file = self._file, None
+        if f is not None:
+            f.close()
 
     # -------------------------------------------------------------------------- queries
     def names(self) -> list[str]:

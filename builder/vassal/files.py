@@ -45,9 +45,18 @@ def regular_file_problem(path: str | os.PathLike) -> str | None:
     return None
 
 
-def read_regular(path: str | os.PathLike, max_size: int, what: str = "file") -> bytes:
-    """The bytes of the regular file ``path``; InputFileError if it is not one, is unreadable or is larger
-    than ``max_size`` bytes."""
+def open_regular(path: str | os.PathLike, max_size: int, what: str = "file"):
+    """``path`` opened for binary reading, checked as :func:`read_regular` checks it (a regular file of
+    at most ``max_size`` bytes); for a reader that streams a large file instead of holding it."""
+    fd = _open_checked(path, max_size, what)
+    try:
+        return os.fdopen(fd, "rb")
+    except OSError as exc:
+        os.close(fd)
+        raise InputFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+
+
+def _open_checked(path: str | os.PathLike, max_size: int, what: str) -> int:
     p = Path(path)
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -61,8 +70,27 @@ def read_regular(path: str | os.PathLike, max_size: int, what: str = "file") -> 
             raise InputFileError(f"cannot read {what}: it is {_kind(st.st_mode)}, not a regular file")
         if st.st_size > max_size:
             raise InputFileError(f"{what} is too large ({st.st_size:,} bytes; limit {max_size:,})")
+    except OSError as exc:
+        os.close(fd)
+        raise InputFileError(f"cannot read {what}: {exc.strerror or exc}") from None
+    except InputFileError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: str | os.PathLike, max_size: int, what: str = "file") -> bytes:
+    """The bytes of the regular file ``path``; InputFileError if it is not one, is unreadable or is larger
+    than ``max_size`` bytes."""
+    fd = _open_checked(path, max_size, what)
+    try:
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(max_size + 1)
+            # read its size plus one byte (a read of max_size would allocate that much first), then on
+            # up to the limit if the file grew while being read
+            size = os.fstat(fd).st_size
+            data = fh.read(size + 1)
+            if len(data) > size:
+                data += fh.read(max_size + 1 - len(data))
     except OSError as exc:
         raise InputFileError(f"cannot read {what}: {exc.strerror or exc}") from None
     finally:

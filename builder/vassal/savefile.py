@@ -469,24 +469,42 @@ class SaveStream:
 
     def __init__(self, source: str | os.PathLike | bytes, *, limits: Limits = DEFAULT_LIMITS,
                  max_saved_game: int = MAX_SAVED_GAME, chunk_size: int = 1 << 20) -> None:
-        z = SafeZip(source, limits=limits, what="saved game")
-        if "savedGame" not in z:
-            if "buildFile.xml" in z or "buildFile" in z:
-                raise NotAVassalFile("this is a VASSAL module, not a saved game or log (no savedGame entry)")
-            raise NotAVassalFile("not a VASSAL saved game or log (no savedGame entry)")
-        self._zip, self.max_saved_game, self.chunk_size = z, max_saved_game, chunk_size
-        self.savedata = z.read("savedata") if "savedata" in z else None
-        self.moduledata = z.read("moduledata") if "moduledata" in z else None
+        # a path is read from the open file as the commands go (a long log is never held whole)
+        z = SafeZip(source, limits=limits, what="saved game", stream=True)
+        try:
+            if "savedGame" not in z:
+                if "buildFile.xml" in z or "buildFile" in z:
+                    raise NotAVassalFile("this is a VASSAL module, not a saved game or log (no savedGame entry)")
+                raise NotAVassalFile("not a VASSAL saved game or log (no savedGame entry)")
+            self._zip, self.max_saved_game, self.chunk_size = z, max_saved_game, chunk_size
+            self.savedata = z.read("savedata") if "savedata" in z else None
+            self.moduledata = z.read("moduledata") if "moduledata" in z else None
+        except BaseException:
+            z.close()
+            raise
         self.decoder = PayloadDecoder(max_size=max_saved_game)
 
     @property
     def encoding(self) -> str | None:
         return self.decoder.encoding
 
+    def close(self) -> None:
+        """Close the file (done when the iteration ends; for a reader that stops early)."""
+        self._zip.close()
+
+    def __enter__(self) -> "SaveStream":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def _text(self) -> Iterator[str]:
         d = self.decoder
-        for chunk in self._zip.chunks("savedGame", max_size=self.max_saved_game * 2 + 7, size=self.chunk_size):
-            yield d.feed(chunk)
+        try:
+            for chunk in self._zip.chunks("savedGame", max_size=self.max_saved_game * 2 + 7, size=self.chunk_size):
+                yield d.feed(chunk)
+        finally:
+            self.close()
         yield d.finish()
 
     def __iter__(self) -> Iterator[tuple[int, int, Node]]:
