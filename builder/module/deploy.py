@@ -74,15 +74,17 @@ class Deployer:
         if not hexes:
             return []
 
-        def reading(item):
+        def reading_of(item):
             x, y = self.grid.centre(item[1])
             return (round(y), round(x), item[0])
+        reading = {hid: reading_of((hid, h)) for hid, h in hexes}   # once per hex, not once per comparison
 
-        rest = sorted(hexes, key=reading)
+        rest = sorted(hexes, key=lambda it: reading[it[0]])
         out = [rest.pop(0)]
+        distance = self.grid.distance
         while rest:
             last = out[-1][1]
-            nxt = min(rest, key=lambda it: (self.grid.distance(last, it[1]), reading(it)))
+            nxt = min(rest, key=lambda it: (distance(last, it[1]), reading[it[0]]))
             rest.remove(nxt)
             out.append(nxt)
         return [hid for hid, _ in out]

@@ -223,26 +223,42 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     return sorted(files)
 
 
+_WORKER_SHEET = None   # (title, pieces, faces, px) the forked workers draw contact-sheet bands from
+
+
+def _band_bytes(i: int) -> bytes:
+    """Band i of the contact sheet (0: the header, then a row of counters each), deflated."""
+    title, plist, faces, px = _WORKER_SHEET
+    if i == 0:
+        return png.band(header_band(title, plist, px), 3).to_bytes()
+    row = rows_of(plist)[i - 1]
+    images = {(p.piece_id, f): Image.open(io.BytesIO(faces[(p.piece_id, f)][0])) for p in row for f in p.faces}
+    return png.band(row_band(row, images, px), 3).to_bytes()
+
+
 def _contact_sheet(game, title: str, plist, faces: dict, digests: dict) -> bytes:
     """The contact sheet from its bands (the header, a band per row of counters): each band's
-    compressed rows are cached under what it shows, so a changed counter redraws its row only."""
+    compressed rows are cached under what it shows, so a changed counter redraws its row only; the
+    bands to draw are drawn in the build's worker processes."""
+    global _WORKER_SHEET
     ctx = buildcache.current()
     px = counter_info(game)["image_px"]
     version = buildcache.source_version(*RENDER_SOURCES)
-
-    def row_png(row):
-        images = {(p.piece_id, f): Image.open(io.BytesIO(faces[(p.piece_id, f)][0]))
-                  for p in row for f in p.faces}
-        return row_band(row, images, px)
-    bands = [(buildcache.digest("contact-header", version, px, title, [(p.piece_id, p.quantity) for p in plist]),
-              lambda: header_band(title, plist, px))]
-    for row in rows_of(plist):
-        key = buildcache.digest("contact-row", version, px,
-                                [(p.piece_id, p.quantity, [digests[(p.piece_id, f)] for f in p.faces]) for p in row])
-        bands.append((key, lambda row=row: row_png(row)))
-    return png.png_from_bands([png.Band.from_bytes(ctx.cached("contact sheet row", key,
-                                                             lambda draw=draw: png.band(draw(), 3).to_bytes()))
-                               for key, draw in bands])
+    keys = [buildcache.digest("contact-header", version, px, title, [(p.piece_id, p.quantity) for p in plist])]
+    keys += [buildcache.digest("contact-row", version, px,
+                               [(p.piece_id, p.quantity, [digests[(p.piece_id, f)] for f in p.faces]) for p in row])
+             for row in rows_of(plist)]
+    bands = [ctx.lookup(key) for key in keys]
+    todo = [i for i, band in enumerate(bands) if band is None]
+    ctx.count("contact sheet row", reused=len(keys) - len(todo), rebuilt=len(todo))
+    _WORKER_SHEET = (title, plist, faces, px)
+    try:
+        for i, band in zip(todo, ctx.map(_band_bytes, todo, chunksize=4)):
+            ctx.store(keys[i], band)
+            bands[i] = band
+    finally:
+        _WORKER_SHEET = None
+    return png.png_from_bands([png.Band.from_bytes(band) for band in bands])
 
 
 def _remove_stale(out_dir: Path, keep) -> None:
