@@ -183,8 +183,9 @@ def test_crossing_side_points_at_the_playable_hex(tiny):
         return round(mx + dx * t - dy / d * off), round(my + dy * t + dx / d * off)
 
     off = grid.spec.hex_size * 0.04
-    assert img.getpixel(across(land, 0.4, off)) == magenta       # the head is wider than the shaft
-    assert img.getpixel(across(lake, 0.4, off)) != magenta
+    assert img.getpixel(across(land, 0.2, off)) == magenta       # the head is wider than the shaft
+    assert img.getpixel(across(lake, 0.2, off)) != magenta
+    assert img.getpixel(across(land, 0.5, 0)) != magenta        # the tip stops short of the marks round the centre
     assert img.getpixel(across(lake, 0.1, 0)) == magenta        # the shaft runs both ways (IDs are drawn over it further on)
 
 

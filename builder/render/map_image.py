@@ -245,6 +245,9 @@ def _borders(draw, data, hexes, origin, sc):
                 draw.line((p, q), fill=BORDER_INK[:3] + (170,), width=w)
 
 
+ARROW_TIP = 0.42   # where an arrow's tip stops, as a fraction of the way from the hexside to the coastal hex's centre
+
+
 def _hexsides(draw, data, origin, sc, on_board):
     """Crossing symbols per side; rivers, streams and other line styles as continuous strokes along each run
     (map_hexsides.chains), every band of a double line before any core so runs join."""
@@ -259,9 +262,12 @@ def _hexsides(draw, data, origin, sc, on_board):
         # a symbol across the side, centre to centre (a road, an invasion arrow)
         (ax, ay), (bx, by) = grid.centre(a), grid.centre(b)
         mid = ((ax + bx) / 2 - ox, (ay + by) / 2 - oy)
-        ends = [(mid[0] + (x - mid[0]) * 0.6, mid[1] + (y - mid[1]) * 0.6)
-                for x, y in ((ax - ox, ay - oy), (bx - ox, by - oy))]
         target = data.arrow_target(a, b)   # e.g. an invasion arrow: from the unplayable side to the playable one
+        # a bar reaches 0.6 of the way to each centre; an arrow stops short in the coastal hex (its tip clear of the
+        # marks printed round the hex's centre, a 65 or a city) and reaches as far back into the sea
+        reach = {a: 0.6, b: 0.6} if target is None else {target: ARROW_TIP, (b if target == a else a): 1.2 - ARROW_TIP}
+        ends = [(mid[0] + (x - mid[0]) * reach[h], mid[1] + (y - mid[1]) * reach[h])
+                for h, (x, y) in ((a, (ax - ox, ay - oy)), (b, (bx - ox, by - oy)))]
         tail, tip = (ends[1], ends[0]) if target == a else (ends[0], ends[1])
         map_symbols.crossing(draw, tail, tip, colour, w, sc.size, arrow=target is not None)
     for kind, _, sides in data.runs:

@@ -56,8 +56,9 @@ def rgba(value, where: str):
 
 
 # -- patterns: small strokes at fixed offsets (in hex sizes) from the centre ------------------------
-# Offsets lie in the ring 0.22..0.4 hex from the centre: outside the marker zone, inside the hex.
-_RING = [(0.3 * math.cos(a), 0.3 * math.sin(a)) for a in (math.radians(d) for d in (15, 75, 135, 195, 255, 315))]
+# Offsets lie in the ring 0.22..0.4 hex from the centre: outside the marker zone, inside the hex; none at the top
+# (255 degrees), under the hex number, whose knock-out would leave a clipped stub of it beside the number.
+_RING = [(0.3 * math.cos(a), 0.3 * math.sin(a)) for a in (math.radians(d) for d in (15, 75, 135, 195, 315))]
 
 
 def draw_pattern(draw, pattern: str | None, cx: float, cy: float, size: float, colour) -> None:
