@@ -254,3 +254,11 @@ def test_no_marker_overlaps_a_hex_number(shipped):
         for m, b in zip(map_markers.markers_of(loc), map_markers.marker_boxes(loc, *grid.centre(h), sc)):
             bad += [f"{m} of {grid.name(h)} over {k.text or 'dot'}" for k in near if _overlap(b, k.box) > 0]
     assert bad == [], game
+
+
+def test_every_pls_place_name_has_its_town_symbol():
+    """A name printed without a town symbol floats: the reader cannot tell which hex it names."""
+    report = validate_game("panzers-last-stand")
+    data = map_data.load(report.model.map_doc, report.grid)
+    floating = [n for loc in data.locations.values() if (n := map_markers.printed_name(loc)) and not loc.get("city")]
+    assert floating == []
