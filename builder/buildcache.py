@@ -72,12 +72,19 @@ class Cache:
 
     One SQLite file (``sqlite3`` of the standard library) rather than a file per entry: a cold
     build stores a thousand faces in one transaction instead of creating a thousand files. A
-    damaged database is a cold cache, never an error of the build."""
+    damaged database is a cold cache, never an error of the build.
+
+    What a run stores is kept in memory and written at :meth:`flush` (the build has the bytes in
+    memory anyway): until then the run holds no write lock, so a build step in a child process
+    (builder.background) reads the database meanwhile without waiting, and :meth:`detach` can let
+    go of the connection before a fork without writing anything."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.dropped = 0          # corrupt entries found (and removed) in this run
+        self.dropped = 0          # corrupt entries found in this run (removed at flush)
         self._db = None
+        self._pending: dict[str, bytes] = {}   # stored in this run, written at flush
+        self._bad: set[str] = set()            # corrupt keys found, deleted at flush
 
     def _conn(self):
         if self._db is None:
@@ -90,6 +97,7 @@ class Cache:
                     db.execute("PRAGMA synchronous = OFF")
                     db.execute("CREATE TABLE IF NOT EXISTS entries "
                                "(key TEXT PRIMARY KEY, sha BLOB NOT NULL, data BLOB NOT NULL)")
+                    db.commit()
                     self._db = db
                     break
                 except sqlite3.DatabaseError:   # not a database any more: start a new one
@@ -103,6 +111,9 @@ class Cache:
 
     def get(self, key: str) -> bytes | None:
         import sqlite3
+        data = self._pending.get(key)
+        if data is not None or key in self._bad:
+            return data
         try:
             row = self._conn().execute("SELECT sha, data FROM entries WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error:
@@ -112,29 +123,39 @@ class Cache:
         sha, data = row
         if hashlib.sha256(data).digest() != sha:
             self.dropped += 1
-            with contextlib.suppress(sqlite3.Error):
-                self._conn().execute("DELETE FROM entries WHERE key = ?", (key,))
+            self._bad.add(key)
             return None
         return bytes(data)
 
     def put(self, key: str, data: bytes) -> None:
-        import sqlite3
-        with contextlib.suppress(sqlite3.Error):    # a cache that cannot be written is only slower
-            self._conn().execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
-                                 (key, hashlib.sha256(data).digest(), data))
+        self._pending[key] = data
+        self._bad.discard(key)
 
     def flush(self) -> None:
-        """Commit what this run stored (a crash before it only loses cache entries)."""
+        """Write and commit what this run stored (a crash before it only loses cache entries)."""
         import sqlite3
+        if not self._pending and not self._bad:
+            return
+        with contextlib.suppress(sqlite3.Error):    # a cache that cannot be written is only slower
+            db = self._conn()
+            db.executemany("DELETE FROM entries WHERE key = ?", [(k,) for k in sorted(self._bad)])
+            db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
+                           [(k, hashlib.sha256(v).digest(), v) for k, v in self._pending.items()])
+            db.commit()
+        self._pending.clear()
+        self._bad.clear()
+
+    def detach(self) -> None:
+        """Close the connection, keeping what is not written yet (before a fork: a connection
+        must not cross one); the next read or flush opens a new one."""
         if self._db is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.commit()
+            with contextlib.suppress(Exception):
+                self._db.close()
+            self._db = None
 
     def close(self) -> None:
         self.flush()
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self.detach()
 
 
 @dataclass
@@ -153,6 +174,11 @@ class Context:
     known: dict = field(default_factory=dict)      # staged path -> (sha, stamp) the last build recorded
     writer: "LooseWriter | None" = None            # writes a staged folder's files in the background
     written: dict = field(default_factory=dict)    # final path -> bytes, once the staged folder is in place
+    # in a step run in a child process (builder.background): what it would write and store, kept for the parent
+    capture: dict | None = None
+    stored: dict | None = None
+    beside: dict = field(default_factory=dict)     # path -> bytes to write outside the staged folder, at the end
+    prepared: dict = field(default_factory=dict)   # step -> what its prepare() made beforehand (builder.background)
 
     def lookup(self, key: str) -> bytes | None:
         data = self.memo.get(key)
@@ -164,7 +190,9 @@ class Context:
 
     def store(self, key: str, data: bytes) -> None:
         self.memo[key] = data
-        if self.cache is not None:
+        if self.stored is not None:
+            self.stored[key] = data
+        elif self.cache is not None:
             self.cache.put(key, data)
 
     def count(self, kind: str, rebuilt: int = 0, reused: int = 0) -> None:
@@ -190,13 +218,21 @@ class Context:
         (builder.atomic)."""
         path = Path(path)
         self.files[path] = data
-        if not self.loose:
+        if self.capture is not None:
+            self.capture[path] = data
+        elif not self.loose:
             from builder.atomic import write_bytes
             write_bytes(path, data)
         elif self.writer is not None:
             self.writer.put(path, data, self.known.get(path))
         else:
             write_loose(path, data, self.known.get(path))
+
+    def write_beside(self, path: Path, data: bytes) -> None:
+        """An output outside the game's staged folder (the sheets PDF beside it): written
+        atomically by the build once the folder is in place, so a build that fails on the way
+        leaves the previous file."""
+        self.beside[Path(path)] = data
 
     def map(self, fn, tasks: list, chunksize: int = 1):
         """``fn`` over ``tasks``, the results in order (a generator): in ``min(jobs, len(tasks))``

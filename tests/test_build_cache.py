@@ -332,3 +332,54 @@ def test_a_worker_that_fails_or_dies_fails_the_build_in_a_line_without_hanging(t
     assert all(why in line for line in lines), r.stderr
     after = _files(out)   # the failed step's images stay as they were (the module step did its own part)
     assert {k: v for k, v in after.items() if "counters" in k} == {k: v for k, v in before.items() if "counters" in k}
+
+
+# The map step runs in a child process beside the counters step (builder.background): its failure or
+# death is the map step's one line, the other steps' outputs are made, and nothing hangs.
+_MISBEHAVING_MAP = """
+import os, signal, sys
+from builder.errors import BuildError
+from builder.render import map_build
+from builder.cli import main
+parent, real = os.getpid(), map_build.build
+
+def build(report, out_dir, progress):
+    if os.getpid() != parent:
+        if sys.argv[1] == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise BuildError("the map ran out of ink")
+    return real(report, out_dir, progress)
+map_build.build = build
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("how", ["raises", "killed"])
+def test_a_step_run_beside_another_fails_in_its_own_line(tiny_game, tmp_path, how):
+    import subprocess
+    import sys
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-c", _MISBEHAVING_MAP, how, "build", "game.yaml", "--out", str(out),
+                        "--jobs", "2", "-q"], cwd=tiny_game, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    why = "the map ran out of ink" if how == "raises" else "a worker process stopped before it finished"
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    # the map's own line, then the module's, which tried to draw the missing map again (in a child too)
+    assert [line.split(": ")[3] for line in lines] == ["map", "module"], r.stderr
+    assert all(why in line for line in lines), r.stderr
+    # the steps that did not need the map made their outputs
+    assert (out / "tiny-counters.pdf").is_file() and not (out / "tiny" / "tiny.vmod").exists()
+    assert len(list((out / "tiny" / "counters").glob("*.png"))) > 5
+
+
+def test_steps_run_beside_each_other_give_a_one_process_builds_bytes_and_summary(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    one, two = tmp_path / "one", tmp_path / "two"
+    s1 = _summary(_build(game, one, capsys, "--jobs", "1"))
+    s2 = _summary(_build(game, two, capsys, "--jobs", "2"))
+    assert _files(one) == _files(two)
+    assert s1.replace(str(one), "OUT") == s2.replace(str(two), "OUT")
+    with sqlite3.connect(one / buildcache.CACHE_DIR / "objects.sqlite") as a, \
+            sqlite3.connect(two / buildcache.CACHE_DIR / "objects.sqlite") as b:
+        q = "SELECT key, sha FROM entries ORDER BY key"
+        assert a.execute(q).fetchall() == b.execute(q).fetchall()    # the children's entries are stored too

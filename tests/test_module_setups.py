@@ -48,6 +48,35 @@ def test_every_choice_is_deployed_inside_its_area(game):
     assert checked > 250 or game != "iron-dream"       # PLS set-ups print their hexes
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_an_area_is_spread_along_the_nearest_neighbour_chain(game):
+    """The chain found by rings round the last hex is the one a plain nearest-neighbour walk gives:
+    from the first hex in reading order, always the untaken hex nearest the last, ties in reading order."""
+    import random
+    g, grid = report(game).model, report(game).grid
+    dep = Deployer(g, grid)
+
+    def walk(ids):
+        hexes = [(hid, grid.parse(hid)) for hid in dict.fromkeys(ids)]
+        reading = {hid: (round(grid.centre(h)[1]), round(grid.centre(h)[0]), hid) for hid, h in hexes}
+        rest = sorted(hexes, key=lambda it: reading[it[0]])
+        out = [rest.pop(0)]
+        while rest:
+            nxt = min(rest, key=lambda it: (grid.distance(out[-1][1], it[1]), reading[it[0]]))
+            rest.remove(nxt)
+            out.append(nxt)
+        return [hid for hid, _ in out]
+    names = [grid.name(h) for h in grid.all_hexes()]
+    rnd = random.Random(7)
+    samples = [rnd.sample(names, rnd.randint(1, 150)) for _ in range(60)]
+    areas = {e["area"] for sc in g.by_id["scenarios"].values() for e in sc.get("setup") or []
+             if isinstance(e, dict) and isinstance(e.get("area"), str)}
+    samples += [g.area_hexes(a) for a in sorted(areas)]
+    for ids in samples:
+        assert dep._chain(ids) == walk(ids)
+    assert dep._chain([]) == [] and dep._chain(["nowhere"]) == []
+
+
 def _saves(game):
     z = SafeZip(vmod(game), what="module")
     return [(n, z.read(n)) for n in z.names() if n.endswith(".vsav")]

@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from builder import buildcache
+from builder import background, buildcache
 from builder.errors import BuildError
 from builder.progress import Progress
 
@@ -22,6 +22,8 @@ STEPS = {
     "module": "builder.module.package",
     "sheets": "builder.publish.sheets_step",
 }
+# what each step reads of the others' outputs: a step the next one does not need runs beside it
+NEEDS = {"map": (), "counters": (), "module": ("map", "counters"), "sheets": ("counters",)}
 
 
 def register(sub, name, summary):
@@ -103,6 +105,27 @@ def run(args) -> int:
     return status
 
 
+# a step whose part that needs no other step's output is made beforehand, beside the steps before it
+PREPARED = {"module": "module (prepared)"}
+
+
+def _prepare(steps, ctx, report, pending) -> None:
+    """Start the prepare() of each step that has one, in a child, when steps before it run meanwhile."""
+    for i, name in enumerate(steps):
+        if name in PREPARED and ctx.jobs > 1 and i > 0:
+            module = _step(name)
+            if module is not None:
+                pending[PREPARED[name]] = background.StepInChild(ctx, lambda p, m=module: m.prepare(report, p))
+
+
+def _prepared(child, progress):
+    """What a step's prepare() made; None when it failed (the step then does it all itself and says why)."""
+    try:
+        return child.join(progress)
+    except (BuildError, OSError):
+        return None
+
+
 class _Discarded(Exception):
     """A step could not write its files: the staged folder is dropped."""
 
@@ -146,25 +169,48 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
                          if Path(rel).parts[:1] == (report.game,)}
             ctx.writer = buildcache.LooseWriter()
             write_failed = False
+            outputs: dict = {}          # step -> its paths, listed in step order whatever order they end in
+            pending: dict = {}          # step -> background.StepInChild still running
+
+            def ended(name, run):
+                nonlocal status, write_failed
+                try:
+                    outputs[name] = run()
+                except BuildError as exc:
+                    print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
+                    status = 1
+                except OSError as exc:  # disk full, a folder made read-only meanwhile
+                    cannot_write(f"{name}: ", exc)
+                    status, write_failed = 1, True
             try:
-                for name in steps:
+                _prepare(steps, ctx, report, pending)
+                for i, name in enumerate(steps):
                     module = _step(name)
                     if module is None:
                         progress.note(f"{report.game}: step '{name}' is not available in this version; skipped")
                         if args.only:
                             status = max(status, 3)
                         continue
-                    try:
-                        written += module.build(report, stage, progress)
-                    except BuildError as exc:
-                        print(f"vassal-builder: build: {report.game}: {name}: {exc}", file=sys.stderr)
-                        status = 1
-                    except OSError as exc:  # disk full, a folder made read-only meanwhile
-                        cannot_write(f"{name}: ", exc)
-                        status, write_failed = 1, True
+                    for dep in NEEDS[name]:
+                        if dep in pending:
+                            ended(dep, lambda: pending.pop(dep).join(progress))
+                    if PREPARED.get(name) in pending:
+                        ctx.prepared[name] = _prepared(pending.pop(PREPARED[name]), progress)
+                    later = steps[i + 1] if i + 1 < len(steps) else None
+                    if ctx.jobs > 1 and later is not None and name not in NEEDS[later]:
+                        # the next step does not need this one: this one runs beside it, in a child
+                        pending[name] = background.StepInChild(
+                            ctx, lambda p, m=module: m.build(report, stage, p))
+                        continue
+                    ended(name, lambda: module.build(report, stage, progress))
+                for name in list(pending):
+                    ended(name, lambda: pending.pop(name).join(progress))
             except BaseException:   # a crash, Ctrl-C: the writer stops before the stage goes
+                for child in pending.values():
+                    child.abandon()
                 ctx.finish_writing(abandon=True)
                 raise
+            written = [p for name in steps for p in outputs.get(name, [])]
             try:
                 ctx.finish_writing()
             except OSError as exc:
@@ -180,7 +226,14 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
         return 2, report.game, [], None
     finally:
         cache.flush()
+    from builder.atomic import write_bytes
+    for path, data in ctx.beside.items():   # the files beside the folder (the sheets PDF), now it is in place
+        try:
+            write_bytes(path, data)
+        except OSError as exc:
+            cannot_write("", exc)
+            status = 1
     paths = [_shown(p, stage, out_dir) for p in written]
     # the bytes of each written file, under its final path (the manifest hashes them from memory)
-    ctx.written = {_shown(p, stage, out_dir): data for p, data in ctx.files.items()}
+    ctx.written = {_shown(p, stage, out_dir): data for p, data in {**ctx.files, **ctx.beside}.items()}
     return status, report.game, paths, ctx

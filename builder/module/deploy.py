@@ -79,14 +79,37 @@ class Deployer:
             return (round(y), round(x), item[0])
         reading = {hid: reading_of((hid, h)) for hid, h in hexes}   # once per hex, not once per comparison
 
-        rest = sorted(hexes, key=lambda it: reading[it[0]])
-        out = [rest.pop(0)]
-        distance = self.grid.distance
-        while rest:
-            last = out[-1][1]
-            nxt = min(rest, key=lambda it: (distance(last, it[1]), reading[it[0]]))
-            rest.remove(nxt)
-            out.append(nxt)
+        # the nearest untaken hex by rings around the last one (distance 1, 2, ...), the first in
+        # reading order among a ring's: what min() over all untaken hexes by (distance, reading)
+        # gives, without measuring every pair (an area of 400 hexes was 80,000 distances)
+        to_axial = self.grid.lattice.to_axial
+        at = {}
+        for hid, h in hexes:
+            at.setdefault(to_axial(h), []).append((hid, h))
+        first = min(hexes, key=lambda it: reading[it[0]])
+        out, left = [], len(hexes)
+
+        def take(item):
+            nonlocal left
+            cell = at[to_axial(item[1])]
+            cell.remove(item)
+            if not cell:
+                del at[to_axial(item[1])]
+            out.append(item)
+            left -= 1
+        take(first)
+        while left:
+            q, r = to_axial(out[-1][1])
+            if (q, r) in at:       # the same hex listed under two names: distance 0
+                take(min(at[q, r], key=lambda it: reading[it[0]]))
+                continue
+            d = 1
+            while True:
+                ring = [it for cell in _ring(q, r, d) if cell in at for it in at[cell]]
+                if ring:
+                    take(min(ring, key=lambda it: reading[it[0]]))
+                    break
+                d += 1
         return [hid for hid, _ in out]
 
     # ------------------------------------------------------------------ legality
@@ -159,6 +182,18 @@ class Deployer:
         if one_per_hex and taken is not None:
             taken.add(best[1])
         return best[1]
+
+
+_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def _ring(q: int, r: int, d: int):
+    """The axial cells at distance d from (q, r)."""
+    cq, cr = q + _DIRECTIONS[4][0] * d, r + _DIRECTIONS[4][1] * d
+    for dq, dr in _DIRECTIONS:
+        for _ in range(d):
+            yield cq, cr
+            cq, cr = cq + dq, cr + dr
 
 
 # ---------------------------------------------------------------------- where every entry goes

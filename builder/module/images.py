@@ -24,13 +24,20 @@ class Images:
     files: dict               # image name -> bytes
 
 
-def collect(report, out_dir: Path, progress) -> Images:
+def names(report) -> Images:
+    """The module's counter and map images by name, without their bytes (known before any is drawn)."""
     game, grid = report.model, report.grid
     if game.map_doc is None or grid is None:
         raise BuildError("the game has no map (game.map) with a grid; a module needs one")
+    counters = {(pid, face): Path(rel).name for pid, face, rel in counter_build.counter_images(game)}
+    return Images(counters, map_build.game_map_images(game, grid), {})
+
+
+def collect(report, out_dir: Path, progress) -> Images:
+    game = report.model
+    imgs = names(report)
     out_dir = Path(out_dir)
     counter_list = counter_build.counter_images(game)
-    map_list = map_build.game_map_images(game, grid)
     made = buildcache.current().files     # what this build made (perhaps still being written)
 
     def missing(path: Path) -> bool:
@@ -38,17 +45,14 @@ def collect(report, out_dir: Path, progress) -> Images:
     if any(missing(out_dir / rel) for _, _, rel in counter_list):
         progress.note(f"{report.game}: counter images missing; running step 'counters'")
         counter_build.build(report, out_dir, progress)
-    if any(missing(out_dir / m.file) for m in map_list):
+    if any(missing(out_dir / m.file) for m in imgs.maps):
         progress.note(f"{report.game}: map images missing; running step 'map'")
         map_build.build(report, out_dir, progress)
-    files, counters = {}, {}
-    for pid, face, rel in counter_list:
-        name = Path(rel).name
-        counters[(pid, face)] = name
-        files[name] = _read(out_dir / rel)
-    for m in map_list:
-        files[Path(m.file).name] = _read(out_dir / m.file)
-    return Images(counters, map_list, files)
+    for _, _, rel in counter_list:
+        imgs.files[Path(rel).name] = _read(out_dir / rel)
+    for m in imgs.maps:
+        imgs.files[Path(m.file).name] = _read(out_dir / m.file)
+    return imgs
 
 
 def _read(path: Path) -> bytes:

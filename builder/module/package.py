@@ -8,6 +8,7 @@ Deterministic: fixed zip timestamps and order, fixed XML formatting, fixed save 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import BuildError
@@ -46,8 +47,8 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     target = module_path(out_dir, report.game)
     data = ctx.lookup(key)
     if data is None:
-        try:
-            entries = assemble(report, imgs, progress)
+        try:   # the parts a build prepared beside the drawing steps (see prepare), else made here
+            entries = assemble(report, imgs, progress, ctx.prepared.pop("module", None))
         except VassalFormatError as exc:   # the codec refused something we built: a bug here, say so
             raise BuildError(f"module encoding failed: {exc}") from None
         data = zip_bytes(entries)
@@ -60,9 +61,35 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     return [target]
 
 
-def assemble(report, imgs, progress=SILENT) -> list[tuple]:
+@dataclass
+class Parts:
+    """The module without the bytes of its counter and map images: entries before the images, the
+    images it makes itself, the names of every image it uses, and the scenario saves after them."""
+    head: list
+    extra: dict
+    used: set
+    saves: list
+
+
+def prepare(report, progress=SILENT) -> Parts:
+    """The module's parts from the data and the images' names alone: a build makes them in a process
+    of their own while the map and the counters are drawn (builder.background), so the module step
+    that follows only adds the images."""
+    return _parts(report, images_mod.names(report), progress)
+
+
+def assemble(report, imgs, progress=SILENT, parts: Parts | None = None) -> list[tuple]:
     """The module's zip entries, in order: buildFile.xml, moduledata, the game data (for the audit), images (stored: PNGs are
-    already compressed), then one .vsav per scenario."""
+    already compressed), then one .vsav per scenario. ``parts``: made beforehand by :func:`prepare`."""
+    if parts is None:
+        parts = _parts(report, imgs, progress)
+    # Only the images something uses: a blank face the counters step prints (e.g. the back of a
+    # multi-step unit's last counter) has no layer in the module.
+    files = {name: data for name, data in {**imgs.files, **parts.extra}.items() if name in parts.used}
+    return parts.head + [(f"images/{name}", data, False) for name, data in sorted(files.items())] + parts.saves
+
+
+def _parts(report, imgs, progress) -> Parts:
     game, grid = report.model, report.grid
     info = game.doc.get("game") or {}
     title = info.get("title") or game.id
@@ -114,18 +141,14 @@ def assemble(report, imgs, progress=SILENT) -> list[tuple]:
                      file=file, description=f"Scenario {sc['id']}")
             progress.note(f"{report.game}: scenario {sc['id']}: {len(plan.placements)} pieces")
 
-    entries = [("buildFile.xml", bf.to_bytes(), True),
-               ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
-                                            description=description, date_saved=0), True),
-               (gamedata_entry.ENTRY, gamedata_entry.pack(report), True)]   # what the audit reads
-    # Only the images something uses: a blank face the counters step prints (e.g. the back of a
-    # multi-step unit's last counter) has no layer in the module.
+    head = [("buildFile.xml", bf.to_bytes(), True),
+            ("moduledata", make_metadata(name=title, version=version, vassal_version=VASSAL_VERSION,
+                                         description=description, date_saved=0), True),
+            (gamedata_entry.ENTRY, gamedata_entry.pack(report), True)]   # what the audit reads
     used = {name for d in defs for name in piece_images(d.piece)}
     used |= {Path(m.file).name for m in imgs.maps} | set(layout.extra_images) | {f for _, f, _ in chart_items}
     px = counter_info(game)["image_px"]
     extra = {**layout.extra_images, **badges.images_for(game, defs, px, pieces.tag_markers(game)),
              behaviour.MOVED_IMAGE: behaviour.moved_icon(px), **{f: data for _, f, data in chart_items},
              cups.BACK_IMAGE: cups.back_image(px)}
-    files = {name: data for name, data in {**imgs.files, **extra}.items() if name in used}
-    entries += [(f"images/{name}", data, False) for name, data in sorted(files.items())]
-    return entries + saves
+    return Parts(head, extra, used, saves)

@@ -76,6 +76,15 @@ def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0)
 
     ``faces`` ({(piece_id, face): PNG bytes at the print size}) are the build's own print faces,
     used as they are instead of drawing every counter again."""
+    data, facts = sheets_pdf(game, paper, back_offset, bleed, crop_marks, with_calibration, progress, dpi, faces)
+    write_bytes(out_path, data)
+    return {"path": str(out_path), **facts}
+
+
+def sheets_pdf(game, paper: str = "a4", back_offset=(0.0, 0.0), bleed: float = 0.0, crop_marks: bool = True,
+               with_calibration: bool = True, progress=SILENT, dpi: int | None = None,
+               faces: dict | None = None) -> tuple[bytes, dict]:
+    """The PDF's bytes and facts about it (pages, counters placed, bytes, seconds); see write_sheets."""
     started = time.perf_counter()
     info = counter_info(game)
     size = info["size_mm"]
@@ -109,10 +118,9 @@ def write_sheets(game, out_path: Path, paper: str = "a4", back_offset=(0.0, 0.0)
         _draw_calibration(c, paper, back_offset)
     c.save()
     data = buf.getvalue()
-    write_bytes(out_path, data)
     fronts = sum(len(p.placements) for p in pages if p.kind == "front")
-    return {"path": str(out_path), "pages": len(pages) + (2 if with_calibration else 0), "counters": fronts,
-            "bytes": len(data), "seconds": time.perf_counter() - started}
+    return data, {"pages": len(pages) + (2 if with_calibration else 0), "counters": fronts,
+                  "bytes": len(data), "seconds": time.perf_counter() - started}
 
 
 def _draw_page(c, page: Page, readers: dict, height: float, bleed: float) -> None:

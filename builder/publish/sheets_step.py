@@ -16,7 +16,7 @@ _OPTIONS = ("a4", (0.0, 0.0), 0.0, True, True)    # paper, back offset, bleed, c
 
 
 def build(report, out_dir: Path, progress) -> list[Path]:
-    from builder.publish.sheets import write_sheets  # reportlab only loads when sheets are made
+    from builder.publish.sheets import sheets_pdf  # reportlab only loads when sheets are made
     from builder.render.counter_build import counter_info, face_keys, face_pngs, print_only_pngs, print_px
 
     game = report.model
@@ -40,15 +40,14 @@ def build(report, out_dir: Path, progress) -> list[Path]:
         return [out]
     if data is None:
         try:
-            facts = write_sheets(game, out, *_OPTIONS, progress, None, faces=faces)
+            data, _ = sheets_pdf(game, *_OPTIONS, progress, None, faces=faces)
         except ValueError as exc:  # a counter that does not fit the paper: one line, like any failed step
             raise BuildError(str(exc)) from None
-        ctx.store(key, Path(facts["path"]).read_bytes())
+        ctx.store(key, data)
         ctx.count("sheets PDF", rebuilt=1)
     else:
-        from builder.atomic import write_bytes
-        write_bytes(out, data)
         ctx.count("sheets PDF", reused=1)
+    ctx.write_beside(out, data)   # once the game's folder is in place: a build that crashes writes no PDF
     return [out]
 
 
