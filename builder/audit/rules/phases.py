@@ -14,6 +14,8 @@ undone commands never are.
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
+
 from . import Rule
 
 
@@ -29,9 +31,24 @@ class PhaseDiscipline(Rule):
         self.reference = spec.get("rule") or ""
         self.once_rule = spec.get("once_rule") or ""
         self._reported: set = set()
+        self._fast = fastpaths.ENABLED
+        self._memo_phase, self._memo = None, {}
 
     def phase(self, ev, pos) -> None:
         self._reported.clear()
+
+    def _allowed(self, ph, u) -> list:
+        """The unit's permissions in phase *ph* (fastpaths: remembered per side and unit type for the phase;
+        the list is only read)."""
+        if not self._fast:
+            return self.permissions.allowed(ph, u.side, u.props.get("Type"))
+        if ph is not self._memo_phase:
+            self._memo_phase, self._memo = ph, {}
+        key = (u.side, u.props.get("Type"))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self.permissions.allowed(ph, u.side, u.props.get("Type"))
+        return found
 
     def _side_name(self, side: str) -> str:
         return (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side or "?"
@@ -44,7 +61,7 @@ class PhaseDiscipline(Rule):
             return
         if self.ctx.is_staging(ev.frm, "To place"):
             return
-        perms = self.permissions.allowed(ph, u.side, u.props.get("Type"))
+        perms = self._allowed(ph, u)
         role = self.permissions.role(ph, u.side)
         label = ph.label() or ph.phase_id
         if not perms:
