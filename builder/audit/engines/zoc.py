@@ -218,13 +218,17 @@ class ZocMap(Visitor):
     def enemy_hexes(self, side: str) -> "EnemyZone":
         """The hexes in an enemy ZOC of *side*, as a live view (``h in zone``) with a key that changes
         only when an enemy's zone changes (so path searches stay cached while one side moves)."""
+        found = self._zones.get(side)
+        if found is not None and found.seen == self.version:
+            return found                                # no zone at all changed since it was asked for
         enemies = self._enemies.get(side)
         if enemies is None:
             enemies = self._enemies[side] = tuple(sorted(self.ctx.enemies(side)))
-        key = (side,) + tuple(self.side_version.get(e, 0) for e in enemies)
-        found = self._zones.get(side)
+        versions = self.side_version
+        key = (side, *[versions.get(e, 0) for e in enemies])
         if found is None or found.key != key:           # one view per state, so its set is made once
             found = self._zones[side] = EnemyZone([self.by_side.setdefault(e, {}) for e in enemies], key)
+        found.seen = self.version
         return found
 
     def stops(self, movement_class: str) -> bool:
@@ -261,11 +265,12 @@ class ZocMap(Visitor):
 class EnemyZone:
     """The enemy-ZOC hexes of a side: a live view over the enemies' zones; ``key`` identifies its state."""
 
-    __slots__ = ("zones", "key", "_members")
+    __slots__ = ("zones", "key", "_members", "seen")
 
     def __init__(self, zones: list, key: tuple) -> None:
         self.zones, self.key = zones, key
         self._members = None
+        self.seen = -1                    # the ZocMap's version when it was last found current
 
     def members(self):
         """The hexes as a container with a fast ``in``, for searches (which see one state of the zones):
@@ -275,6 +280,13 @@ class EnemyZone:
         if self._members is None:
             self._members = frozenset(self)
         return self._members
+
+    def lookup(self):
+        """A container with the same ``in`` as the view, the fastest at hand without building one: the
+        enemy's own table (one enemy side), the set :meth:`members` made, else the view itself."""
+        if len(self.zones) == 1:
+            return self.zones[0]
+        return self if self._members is None else self._members
 
     def __contains__(self, h) -> bool:
         for z in self.zones:

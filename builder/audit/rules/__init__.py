@@ -172,13 +172,14 @@ class RuleSet(Visitor):
         self._on = {name: [getattr(r, name) for r in rules if not self._fast or _handles(r, name)]
                     for name in HANDLERS}
         self._moving = list(self._on["move"])
+        self._movers = [r for r in rules if _handles(r, "move")]     # the rules with a move handler
         self._moving_rules: list = []
         self._for_unit: dict = {}       # id(unit) -> (unit, the move handlers for it), for this set of live rules
         self._unit_tables: dict = {}    # the live rules (by position) -> its _for_unit table
 
     def _phase_began(self, pos) -> None:
         if self._fast:
-            self._moving_rules = [r for r in self.rules if _handles(r, "move") and r.moves_matter(pos)]
+            self._moving_rules = [r for r in self._movers if r.moves_matter(pos)]
             self._moving = [r.move for r in self._moving_rules]
             if len(self._unit_tables) > 64 or sum(map(len, self._unit_tables.values())) > 50_000:
                 self._unit_tables.clear()

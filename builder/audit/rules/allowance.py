@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+from builder.audit import fastpaths
+
 
 class Allowance:
     def __init__(self, ctx, engines, value_id: str) -> None:
@@ -25,6 +27,11 @@ class Allowance:
                                    key=lambda kv: kv[0] == "markers") for m in self.modifiers]
         self._weather: dict | None = None
         self._began = None
+        keys = {k for m in self.modifiers for k in (m.get("when") or {})}
+        self._by_markers = "markers" in keys    # an answer can depend on where the markers are
+        self._by_arrival = "arrival_turn" in keys
+        self._fast = fastpaths.ENABLED
+        self._memo: dict = {}                   # (unit, what the answer reads of it and the game) -> answer
 
     def weather(self, turn) -> str | None:
         if self._weather is None:
@@ -95,7 +102,22 @@ class Allowance:
     def of(self, unit, pos, perm=None, entering: bool = False, began=None) -> tuple[float | None, list[str]]:
         """(allowance, what changed it); None when the face shows no MA. *entering*: the move brings
         the unit onto the map now (it counts as arriving this turn); *began*: where it stood when the
-        phase began (markers there count)."""
+        phase began (markers there count). Remembered (fastpaths) per unit and everything else the answer
+        reads: its face and status, the turn's weather, the permission, whether it is arriving; not while
+        a marker could change it (a modifier names markers and some are on the map). The answer is only read."""
+        if not self._fast or (self._by_markers and pos.markers):
+            return self._of(unit, pos, perm, entering, began)
+        key = (id(unit), unit.level, unit.status, self.weather(pos.turn), id(perm), entering,
+               self._arrived_now(unit, pos) if self._by_arrival else None)
+        memo = self._memo
+        found = memo.get(key)
+        if found is None or found[0] is not unit or found[1] is not perm:
+            if len(memo) > 50_000:
+                memo.clear()
+            found = memo[key] = (unit, perm, self._of(unit, pos, perm, entering, began))
+        return found[2]
+
+    def _of(self, unit, pos, perm, entering, began) -> tuple[float | None, list[str]]:
         self._began = began
         ma = self.printed(pos, unit)
         if ma is None:

@@ -82,6 +82,9 @@ class MobileAssault(Rule):
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
         self._fast = fastpaths.ENABLED
+        self._last_launches = None      # ((frm, target), launch hexes) of the move being judged (fastpaths)
+        self._sides: dict = {}          # (hex, hex) -> the hexside's types as a set (fastpaths)
+        self._extra: dict = {}          # (hex, hex, class, MA) -> hexside_extra (fastpaths)
 
     def merge(self, other: "MobileAssault") -> None:
         """Judge *other*'s entries too, after this one's (each entry keeps its own groups and counts; where
@@ -153,10 +156,41 @@ class MobileAssault(Rule):
 
     # ------------------------------------------------------------------ conditions
     def _launches(self, frm, start, target) -> list:
+        """The hexes the assault may have been launched from (fastpaths: worked out once per move, for
+        every entry; the list is only read)."""
+        if self._fast:
+            last = self._last_launches
+            if last is not None and last[0] == (frm, target):
+                return last[1]
         grid = self.ctx.grid
-        if target in grid.neighbours(frm):
-            return [frm]
-        return [n for n in grid.neighbours(target)]
+        found = [frm] if target in grid.neighbours(frm) else [n for n in grid.neighbours(target)]
+        if self._fast:
+            self._last_launches = ((frm, target), found)
+        return found
+
+    def _side_types(self, a, b) -> set:
+        """The types of the a|b hexside's features, as a set (remembered per pair: fastpaths)."""
+        if not self._fast:
+            return set(self.ctx.hexsides.get(frozenset((a, b)), ()))
+        key = (a, b)
+        found = self._sides.get(key)
+        if found is None:
+            if len(self._sides) > 100_000:
+                self._sides.clear()
+            found = self._sides[key] = frozenset(self.ctx.hexsides.get(frozenset((a, b)), ()))
+        return found
+
+    def _hexside_extra(self, a, b, mclass, ma):
+        """TerrainCosts.hexside_extra, remembered (fastpaths)."""
+        if not self._fast:
+            return self.costs.hexside_extra(a, b, mclass, ma)
+        key = (a, b, mclass, ma)
+        found = self._extra.get(key, self)
+        if found is self:
+            if len(self._extra) > 100_000:
+                self._extra.clear()
+            found = self._extra[key] = self.costs.hexside_extra(a, b, mclass, ma)
+        return found
 
     def _judge(self, e: _Entry, pos, u, frm, start, target, group, defenders) -> str | None:
         grid, ctx = self.ctx.grid, self.ctx
@@ -167,14 +201,14 @@ class MobileAssault(Rule):
                    f"{u.movement_class or '?'})"
         if e.not_into is not None and e.not_into.contains(target):
             return f"the target hex is {e.not_into.describe()}"
-        if e.markers:
+        if e.markers and pos.markers:
             bad = {m.marker_id for m in pos.markers_at(target)} & e.markers
             if bad:
                 return f"the target hex holds {', '.join(sorted(bad))}"
         if e.not_from is not None or e.across:
             launches = self._launches(frm, start, target)
             ok = [n for n in launches if not (e.not_from is not None and e.not_from.contains(n))
-                  and not (set(ctx.hexsides.get(frozenset((n, target)), ())) & e.across)]
+                  and not (self._side_types(n, target) & e.across)]
             if not ok:
                 n = launches[0]
                 if e.not_from is not None and e.not_from.contains(n):
@@ -215,7 +249,7 @@ class MobileAssault(Rule):
                     continue
             else:
                 continue
-            extra = costs.hexside_extra(n, target, mclass, ma)
+            extra = self._hexside_extra(n, target, mclass, ma)
             if extra is not None and approach + enter + assault + extra <= ma + 1e-9:
                 return True
         return False
@@ -233,7 +267,7 @@ class MobileAssault(Rule):
             approach = 0.0 if n == start else self.costs.cheapest(start, n, u.movement_class, ma, limit=ma)
             if approach is None:
                 continue
-            extra = self.costs.hexside_extra(n, target, u.movement_class, ma)
+            extra = self._hexside_extra(n, target, u.movement_class, ma)
             if extra is None:
                 continue
             total = approach + enter + assault + extra

@@ -37,17 +37,18 @@ class PhaseDiscipline(Rule):
     def phase(self, ev, pos) -> None:
         self._reported.clear()
 
-    def _allowed(self, ph, u) -> list:
-        """The unit's permissions in phase *ph* (fastpaths: remembered per side and unit type for the phase;
-        the list is only read)."""
+    def _allowed(self, ph, u) -> tuple:
+        """(the unit's permissions in phase *ph*, what the move checks ask of them: every one has max_hexes,
+        every one is a retreat, every one a placement, one says once). Fastpaths: remembered per side and
+        unit type for the phase; only read."""
         if not self._fast:
-            return self.permissions.allowed(ph, u.side, u.props.get("Type"))
+            return _with_flags(self.permissions.allowed(ph, u.side, u.props.get("Type")))
         if ph is not self._memo_phase:
             self._memo_phase, self._memo = ph, {}
         key = (u.side, u.props.get("Type"))
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = self.permissions.allowed(ph, u.side, u.props.get("Type"))
+            found = self._memo[key] = _with_flags(self.permissions.allowed(ph, u.side, u.props.get("Type")))
         return found
 
     def _side_name(self, side: str) -> str:
@@ -57,11 +58,12 @@ class PhaseDiscipline(Rule):
         u, ph = ev.unit, pos.phase
         if self.engines.is_setup_move(ev, pos):
             return                              # the players' set-up, judged by the set-up rule
-        if ev.to.hex is None or ev.frm == ev.to or ph is None or not ph.kind or u.piece_id in self._reported:
+        if ev.to.hex is None or ev.frm is ev.to or ev.frm == ev.to or ph is None or not ph.kind \
+                or u.piece_id in self._reported:
             return
         if self.ctx.is_staging(ev.frm, "To place"):
             return
-        perms = self._allowed(ph, u)
+        perms, all_max, all_retreat, all_placement, any_once = self._allowed(ph, u)
         role = self.permissions.role(ph, u.side)
         label = ph.label() or ph.phase_id
         if not perms:
@@ -76,7 +78,7 @@ class PhaseDiscipline(Rule):
             return
         act = self.engines.ledger.get(u.piece_id)
         began = act.start if act is not None and act.start is not None else ev.frm
-        if began.hex is not None and all(p.max_hexes is not None for p in perms):
+        if all_max and began.hex is not None:
             far = self.ctx.grid.distance(began.hex, ev.to.hex)
             limit = max(p.max_hexes for p in perms)
             if far > limit:
@@ -88,21 +90,27 @@ class PhaseDiscipline(Rule):
                             ev.entry, reference=perms[0].rule or ph.rule)
                 return
         z = self.engines.zoc
-        if z.enabled and z.spec.get("no_retreat_into") and all(p.movement == "retreat" for p in perms) \
+        if all_retreat and z.enabled and z.spec.get("no_retreat_into") \
                 and z.enemy_zoc(ev.to.hex, u.side, pos, "retreat", exclude=u):
             self._reported.add(u.piece_id)
             self.report(pos, u, ev.frm, ev.to, f"retreats into {ev.to.name}, in an enemy zone of control no "
                         f"friendly unit there negates", ev.entry, reference=z.rule or perms[0].rule)
             return
-        if all(p.movement == "placement" for p in perms) and ev.frm.hex is not None:
+        if all_placement and ev.frm.hex is not None:
             self._reported.add(u.piece_id)
             self.report(pos, u, ev.frm, ev.to,
                         f"only units coming onto the map may be placed in the {label}; this unit was already "
                         f"on the map at {ev.frm.name}", ev.entry, reference=perms[0].rule or ph.rule)
             return
-        if any(p.once for p in perms) and u.piece_id in self.engines.ledger.finished:
+        if any_once and u.piece_id in self.engines.ledger.finished:
             self._reported.add(u.piece_id)
             self.report(pos, u, ev.frm, ev.to,
                         f"moved again in the {label} after other units had moved (a unit that finished "
                         f"moving may not move again in the same phase)", ev.entry,
                         reference=self.once_rule or next((p.rule for p in perms if p.once), ""))
+
+
+def _with_flags(perms: list) -> tuple:
+    """(perms, all have max_hexes, all are retreats, all are placements, one says once)."""
+    return (perms, all(p.max_hexes is not None for p in perms), all(p.movement == "retreat" for p in perms),
+            all(p.movement == "placement" for p in perms), any(p.once for p in perms))

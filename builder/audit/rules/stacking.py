@@ -146,6 +146,15 @@ class Stacking(Rule):
             return base * factor, f"{how} x {_fmt(factor)} in {tt.get('name') or tt.get('id')}", rid, ref
         return base, how, rid, ref
 
+    def _mixed(self, here) -> bool:
+        """Whether some ``never_together`` pair can apply among *here*: a unit of one selector and another
+        unit of the other (fastpaths; False: none of their findings can arise)."""
+        for _, _, a, b, _ in self.apart:
+            for u in here:
+                if a.matches(u) and any(v is not u and b.matches(v) for v in here):
+                    return True
+        return False
+
     # ------------------------------------------------------------------ events
     def move(self, ev, pos) -> None:
         if ev.to.hex is not None:
@@ -161,11 +170,13 @@ class Stacking(Rule):
         pending, self._pending = self._pending, {}
         apart_seen = set()
         weight = self._weight if self._fast else self.weight
+        fast, by_hex = self._fast, pos.by_hex
         for (h, side), (unit, frm, to, arrived) in pending.items():
-            here = pos.units_at(h)
+            found_here = by_hex.get(h)
+            here = list(found_here.values()) if found_here else []
             units = [u for u in here if u.side == side]
             total = sum(weight(u) for u in units)
-            if self._fast and total <= self.floor(side):
+            if fast and total <= self.floor(side):
                 pass                            # within any limit the side can have: no need to state it
             elif total > (found := self.hex_limit(side, h, units))[0]:
                 limit, how, rid, ref = found
@@ -177,6 +188,8 @@ class Stacking(Rule):
                     rid, ref = self.arrival_id
                     msg += "; arriving units obey stacking in the hex they enter"
                 self.report(pos, unit, frm, to, msg, entry, reference=ref, rule_id=rid)
+            if fast and (len(here) < 2 or not self._mixed(here)):
+                continue                        # no pair of units that may never share a hex
             for aid, aref, a, b, message in self.apart:
                 if (h, aid) in apart_seen:
                     continue

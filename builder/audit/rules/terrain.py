@@ -326,29 +326,63 @@ class TerrainCosts:
         if start == goal:
             return True
         bound = ma + 1e-9
-        table = self._adj.setdefault((mclass, ma), {})
-        zh = zoc.hexes if zoc is not None else ()
-        s_z = start in zh
-        for m, c1 in self._adjacent(start, mclass, ma, table):
-            m_z = m in zh
-            if zoc is not None:
-                if s_z and m_z and not zoc.zoc_to_zoc:
+        table = self._adj.get((mclass, ma))
+        if table is None:
+            table = self._adj[(mclass, ma)] = {}
+        fixed = self._fixed.get(mclass)
+        first = fixed.get(start) if fixed is not None else None
+        if first is None:
+            first = self._adjacent(start, mclass, ma, table)
+        least = None                                # the search's bound per hex of distance, asked once
+        if zoc is None:
+            for m, c1 in first:
+                if m == goal:
+                    if c1 <= bound:
+                        return True
                     continue
-                c1 = c1 + (zoc.enter if m_z else 0.0) + (zoc.leave if s_z else 0.0)
+                if least is None:
+                    least = self.lower_bound(mclass, ma)
+                if c1 + least > bound:
+                    continue                        # pruned there
+                second = fixed.get(m) if fixed is not None else None
+                if second is None:
+                    second = self._adjacent(m, mclass, ma, table)
+                for n, c2 in second:
+                    if n == goal:
+                        if c1 + c2 <= bound:
+                            return True
+                        break
+            return False
+        zh = zoc.hexes
+        if hasattr(zh, "lookup"):
+            zh = zh.lookup()
+        enter, leave, stop, zoc_to_zoc = zoc.enter, zoc.leave, zoc.stop, zoc.zoc_to_zoc
+        s_z = start in zh
+        g_z = None
+        for m, c1 in first:
+            m_z = m in zh
+            if s_z and m_z and not zoc_to_zoc:
+                continue
+            c1 = c1 + (enter if m_z else 0.0) + (leave if s_z else 0.0)
             if m == goal:
                 if c1 <= bound:
                     return True
                 continue
-            if c1 + self.lower_bound(mclass, ma) > bound or (m_z and zoc.stop):
+            if least is None:
+                least = self.lower_bound(mclass, ma)
+            if c1 + least > bound or (m_z and stop):
                 continue                            # pruned there, or entering the EZOC ends the move
-            for n, c2 in self._adjacent(m, mclass, ma, table):
+            second = fixed.get(m) if fixed is not None else None
+            if second is None:
+                second = self._adjacent(m, mclass, ma, table)
+            for n, c2 in second:
                 if n != goal:
                     continue
-                if zoc is not None:
+                if g_z is None:
                     g_z = goal in zh
-                    if m_z and g_z and not zoc.zoc_to_zoc:
-                        break
-                    c2 = c2 + (zoc.enter if g_z else 0.0) + (zoc.leave if m_z else 0.0)
+                if m_z and g_z and not zoc_to_zoc:
+                    break
+                c2 = c2 + (enter if g_z else 0.0) + (leave if m_z else 0.0)
                 if c1 + c2 <= bound:
                     return True
                 break
