@@ -66,7 +66,10 @@ class Rule:
     def losses(self, ev, pos) -> None: ...
     def activation_start(self, act, pos) -> None: ...
     def activation_end(self, act, pos) -> None: ...
-    def end_entry(self, entry, pos) -> None: ...
+    def end_entry(self, entry, pos) -> None:
+        """After each log entry. Judges what the entry's events changed: with fastpaths an entry of nothing
+        but chat lines (which change nothing a rule reads) is not shown to it."""
+
     def end(self, pos) -> None: ...
 
     def moves_matter(self, pos) -> bool:
@@ -176,6 +179,9 @@ class RuleSet(Visitor):
         self._moving_rules: list = []
         self._for_unit: dict = {}       # id(unit) -> (unit, the move handlers for it), for this set of live rules
         self._unit_tables: dict = {}    # the live rules (by position) -> its _for_unit table
+        # whether an event other than a chat line came since the last end_entry (fastpaths: after an entry of
+        # chat lines only, no end_entry handler has anything to do: they judge what the events changed)
+        self._stirred = True
 
     def _phase_began(self, pos) -> None:
         if self._fast:
@@ -258,6 +264,7 @@ class RuleSet(Visitor):
 
     # visitor: rules (not for undone commands), then the engines
     def _both(self, name, ev, pos, handlers=None) -> None:
+        self._stirred = True
         if not ev.undo:
             for h in self._on[name] if handlers is None else handlers:
                 h(ev, pos)
@@ -275,6 +282,7 @@ class RuleSet(Visitor):
         pos.activation = self.activations.current
 
     def losses(self, ev, pos) -> None:
+        self._stirred = True
         if not ev.undo:
             for h in self._on["losses"]:
                 h(ev, pos)
@@ -288,6 +296,7 @@ class RuleSet(Visitor):
             h(ev, pos)
 
     def begin(self, pos) -> None:
+        self._stirred = True
         if self.engines is not None:
             self.engines.arrivals.begin(pos)        # the scenario first: the rules' begin reads it
             self.engines.start_setup_stage(pos)
@@ -300,7 +309,22 @@ class RuleSet(Visitor):
         self._phase_began(pos)
 
     def move(self, ev, pos) -> None:
-        self._both("move", ev, pos, self._moves_of(ev.unit) if self._fast else self._moving)
+        if not self._fast:
+            self._both("move", ev, pos, self._moving)
+            return
+        self._stirred = True                        # _both, for the commonest event, spelt out
+        if not ev.undo:
+            unit = ev.unit
+            found = self._for_unit.get(id(unit))
+            if found is None or found[0] is not unit:
+                found = self._for_unit[id(unit)] = (unit, [r.move for r in self._moving_rules if r.unit_matters(unit)])
+            for h in found[1]:
+                h(ev, pos)
+            act = self.activations.current if self.activations else None
+            if act is not None:
+                act.record("move", ev)
+        if self.engines is not None:
+            self.engines.move(ev, pos)
 
     def flip(self, ev, pos) -> None:
         self._both("flip", ev, pos)
@@ -315,6 +339,7 @@ class RuleSet(Visitor):
         self._both("remove", ev, pos)
 
     def phase(self, ev, pos) -> None:
+        self._stirred = True
         if self.activations:
             self._activations(self.activations.turn_changed(), pos)
         for h in self._on["phase"]:
@@ -329,6 +354,10 @@ class RuleSet(Visitor):
         self._both("marker", ev, pos)
 
     def end_entry(self, entry, pos) -> None:
+        if self._fast:
+            if not self._stirred:
+                return                              # only chat lines since the last entry: nothing to judge
+            self._stirred = False
         for h in self._on["end_entry"]:
             h(entry, pos)
         if self.engines is not None:

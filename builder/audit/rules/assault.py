@@ -82,6 +82,7 @@ class MobileAssault(Rule):
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
         self._fast = fastpaths.ENABLED
+        self._live_phase, self._live, self._live_for = self, [], {}   # _entries_for's memo (fastpaths)
         self._last_launches = None      # ((frm, target), launch hexes) of the move being judged (fastpaths)
         self._sides: dict = {}          # (hex, hex) -> the hexside's types as a set (fastpaths)
         self._extra: dict = {}          # (hex, hex, class, MA) -> hexside_extra (fastpaths)
@@ -134,8 +135,8 @@ class MobileAssault(Rule):
         if not defenders:
             return
         turn_key = (pos.turn, u.piece_id)
-        for e in self.entries:
-            if not (e.when.applies(pos) and e.units.matches(u)):
+        for e in self._entries_for(pos, u) if self._fast else self.entries:
+            if not self._fast and not (e.when.applies(pos) and e.units.matches(u)):
                 continue
             group = e.groups.get(target)
             if group is not None and not any(d in group[1] for d in defenders):
@@ -153,6 +154,18 @@ class MobileAssault(Rule):
                             f"{lead}{u.unit_id} mobile-assaults {ev.to.name} "
                             f"({', '.join(d.unit_id for d in defenders)}): {msg}", ev.entry,
                             reference=e.reference, rule_id=e.id)
+
+    def _entries_for(self, pos, u) -> list:
+        """The entries that apply now (their phases, turns, weather) and to *u* (their units), in order:
+        worked out once per phase, and per unit in it (fastpaths; only read)."""
+        if pos.phase is not self._live_phase:
+            self._live_phase = pos.phase
+            self._live = [e for e in self.entries if e.when.applies(pos)]
+            self._live_for = {}
+        found = self._live_for.get(id(u))
+        if found is None or found[0] is not u:
+            found = self._live_for[id(u)] = (u, [e for e in self._live if e.units.matches(u)])
+        return found[1]
 
     # ------------------------------------------------------------------ conditions
     def _launches(self, frm, start, target) -> list:
