@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import accumulate
+from operator import is_, sub
 from typing import Any, ClassVar
 
 from builder.vassal.errors import CommandError, VassalFormatError
@@ -61,22 +63,36 @@ class Node:
 class Compound(Node):
     """A command with sub-commands: ``encode([item.encode() ...], ESC)``."""
 
-    __slots__ = ("items", "_raw", "_orig")
+    __slots__ = ("items", "_raw", "_orig", "_span")
 
     def __init__(self, items: list[Node] | None = None) -> None:
         self.items: list[Node] = list(items or [])
         self._raw: str | None = None
-        self._orig: tuple[int, ...] = ()
+        self._orig: tuple[Node, ...] = ()
+        self._span: tuple[str, int, int, int] | None = None
+
+    def _text(self) -> str | None:
+        """The text the node was read from. The one-pass parser (:func:`_parse_flat`) keeps only
+        where it lies in the text it split, (text, start, end, level): the token is that slice with
+        *level* levels of escaping undone, i.e. *level* backslashes fewer before each ESC (every ESC
+        inside it has at least that many), made when it is first asked for."""
+        raw = self._raw
+        if raw is None and self._span is not None:
+            text, a, z, level = self._span
+            raw = text[a:z] if a or z != len(text) else text
+            if level:
+                raw = raw.replace("\\" * level + ESC, ESC)
+            self._raw, self._span = raw, None
+        return raw
 
     def unchanged(self) -> bool:
-        if self._raw is None or len(self._orig) != len(self.items):
+        if (self._raw is None and self._span is None) or len(self._orig) != len(self.items):
             return False
-        return all(id(a) == b for a, b in zip(self.items, self._orig)) and all(
-            i.unchanged() for i in self.items)
+        return all(map(is_, self.items, self._orig)) and all(i.unchanged() for i in self.items)
 
     def encode(self) -> str:
         if self.unchanged():
-            return self._raw  # type: ignore[return-value]
+            return self._text()  # type: ignore[return-value]
         return encode_str([i.encode() for i in self.items], ESC)
 
     def append(self, node: Node) -> "Compound":
@@ -208,6 +224,51 @@ def _has_tokens(raw: str, n: int, d: str = "/") -> bool:
     return j > i
 
 
+def _three_tokens(raw: str) -> tuple[str, str, str] | None:
+    """``decode(raw[2:], "/")`` of a text that holds exactly three tokens (an AddPiece's id, type and
+    state), else None. Found from both ends: the first delimiter not escaped by a backslash from the
+    left, the last from the right, and none between them (every '/' there escaped). Only the '/'
+    are visited (``find``, as fast as memchr); the long type in the middle is copied once, its
+    escapes taken off, never split, scanned or joined whole again."""
+    find = raw.find
+    i = find("/", 2)
+    while i > 2 and raw[i - 1] == "\\":
+        i = find("/", i + 1)
+    if i < 0:
+        return None
+    j = raw.rfind("/")
+    while j > i and raw[j - 1] == "\\":
+        j = raw.rfind("/", 0, j)
+    if j <= i:
+        return None
+    k = find("/", i + 1, j)
+    if k < 0:
+        mid = raw[i + 1:j]
+    else:
+        segs = []
+        a = i + 1
+        while k >= 0:
+            if raw[k - 1] != "\\":     # an unescaped '/' between: more than three tokens
+                return None
+            segs.append(raw[a:k - 1])   # without the escaping backslash; the '/' starts the next
+            a = k
+            k = find("/", k + 1, j)
+        segs.append(raw[a:j])
+        mid = "".join(segs)
+    pid, state = raw[2:i], raw[j + 1:]
+    if "/" in pid:
+        pid = pid.replace("\\/", "/")
+    if "/" in state:
+        state = state.replace("\\/", "/")
+    if len(pid) > 1 and pid[0] == "'" and pid[-1] == "'":
+        pid = pid[1:-1]
+    if len(mid) > 1 and mid[0] == "'" and mid[-1] == "'":
+        mid = mid[1:-1]
+    if len(state) > 1 and state[0] == "'" and state[-1] == "'":
+        state = state[1:-1]
+    return pid, mid, state
+
+
 # ==================================================================================== leaves
 
 class NullCommand(Command):
@@ -267,9 +328,11 @@ class AddPiece(Command):
             self._decode_fields(raw)
 
     def _decode_fields(self, raw: str) -> None:
-        toks = decode(raw[2:], "/")
-        if len(toks) < 3:
-            raise CommandError("AddPiece needs id, type and state")
+        toks = _three_tokens(raw)
+        if toks is None:
+            toks = decode(raw[2:], "/")
+            if len(toks) < 3:
+                raise CommandError("AddPiece needs id, type and state")
         object.__setattr__(self, "piece_id", _null(toks[0]))
         object.__setattr__(self, "type_string", toks[1])
         object.__setattr__(self, "state_string", toks[2])
@@ -975,24 +1038,85 @@ def _malformed(raw: str, error: str) -> Malformed:
 
 
 def _parse(s: str, depth: int) -> Node:
+    """The node of a command string (GameModule.decode: split on unescaped ESC, each token parsed
+    again, a string that is its own only token a leaf), *depth* its nesting depth."""
     if depth > MAX_DEPTH:
         raise CommandError(f"commands nested deeper than {MAX_DEPTH} levels")
     if ESC not in s and not (len(s) > 1 and s[0] == "'" and s[-1] == "'"):
         return decode_leaf(s, depth)
+    return _parse_split(s, s.split(ESC), depth)
+
+
+def _parse_split(s: str, parts: list[str], depth: int) -> Node:
+    """:func:`_parse` of a text holding an ESC, given its parts split on ESC."""
+    if s[:1] != "'" and not any(p[:1] == "'" for p in parts):   # no token of any level is quoted
+        return _parse_flat(s, parts, depth)
+    return _parse_nested(s, depth)
+
+
+def _parse_nested(s: str, depth: int) -> Node:
+    """:func:`_parse` by the definition: each level split, unescaped and unquoted, then parsed."""
     toks = decode(s, ESC)
     if len(toks) == 1 and toks[0] == s:
         return decode_leaf(s, depth)
     node = Compound([_parse(t, depth + 1) for t in toks])
     node._raw = s
-    node._orig = tuple(id(i) for i in node.items)
+    node._orig = tuple(node.items)
     return node
+
+
+def _parse_flat(s: str, parts: list[str], depth: int) -> Node:
+    """:func:`_parse` of a text holding an ESC where no token starts with a quote, in one split.
+
+    Each level of nesting adds one backslash before every ESC inside it, and nothing else (no
+    token is quoted), so an ESC with *k* backslashes right before it separates the tokens of a
+    node *k* levels down, and a token's text is its slice with the escaping backslashes of its
+    levels taken off: a leaf's is its part without the backslashes that end it (all of them
+    escapes); a compound's is made only when asked for (:meth:`Compound._text`). The tree, the
+    texts and the depth limit are those of :func:`_parse_nested`, without splitting and joining
+    the text again at every level."""
+    last = len(parts) - 1
+    stripped = [p.rstrip("\\") for p in parts]
+    stripped[last] = parts[last]            # nothing follows the last part: its backslashes are text
+    runs = list(map(sub, map(len, parts[:last]), map(len, stripped[:last])))
+    if depth + max(runs) + 1 > MAX_DEPTH:   # the deepest ESC separates tokens that many levels down
+        raise CommandError(f"commands nested deeper than {MAX_DEPTH} levels")
+    starts = [0, *accumulate(len(p) + 1 for p in parts[:last])]
+
+    find = runs.index
+
+    def node(lo: int, hi: int, level: int) -> Compound:
+        """The token of parts lo..hi (hi > lo: it holds an ESC), *level* levels below s."""
+        items: list[Node] = []
+        a = lo
+        while True:
+            try:
+                i = find(level, a, hi)        # the next separator of this level
+            except ValueError:
+                i = -1
+            b = hi if i < 0 else i            # this token: parts a..b
+            items.append(decode_leaf(stripped[a], depth + level + 1) if a == b else node(a, b, level + 1))
+            if i < 0:
+                break
+            a = i + 1
+        c = _new(Compound)
+        c.items = items
+        c._raw = None
+        c._orig = tuple(items)
+        c._span = (s, starts[lo], starts[hi] + len(stripped[hi]), level)
+        return c
+
+    return node(0, last, 0)
 
 
 def parse_commands(text: str) -> Node:
     """Parse a whole ``savedGame`` text (or any command string) into a command tree."""
-    if text.count(ESC) >= MAX_COMMANDS:  # every command but the last ends at an ESC, nested ones too
+    if ESC not in text:
+        return _parse(text, 0)
+    parts = text.split(ESC, MAX_COMMANDS)   # at most MAX_COMMANDS + 1 parts: the list stays bounded
+    if len(parts) > MAX_COMMANDS:  # every command but the last ends at an ESC, nested ones too
         raise CommandError(f"the text holds more than {MAX_COMMANDS:,} commands; refusing to decode it")
-    return _parse(text, 0)
+    return _parse_split(text, parts, 0)
 
 
 def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:

@@ -165,7 +165,7 @@ class Piece:
         """The piece of a type and a state string. The strings are split into trait layers
         when a layer is first asked for, and each trait's fields when that trait is read."""
         for s in (type_str, state_str):   # a chain too long is refused here, as an eager decode would
-            if s is not None and s.count(TAB) >= MAX_LAYERS:
+            if s is not None and len(s) >= MAX_LAYERS and s.count(TAB) >= MAX_LAYERS:   # (shorter: fewer TABs)
                 split_layers(s)
         p = cls.__new__(cls)
         p._layers = None
