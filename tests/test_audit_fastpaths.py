@@ -136,3 +136,35 @@ def test_stacking_floor_is_never_above_a_hex_limit():
         for h in kit.grid.all_hexes():
             assert floor <= st.hex_limit(side, h, [])[0]
     assert st.floor("soviet") < st.floor("axis")             # the Soviet 4th unit needs a GRP or an SU (8.2)
+
+
+def test_cached_paths_do_not_keep_the_enemy_zones_alive():
+    """A cached search is keyed by what a ZocCosts is compared by (its ZOC state's version and costs), so the
+    cache of a long log does not hold thousands of enemy-zone sets; the same ZOC state still finds it."""
+    from builder.audit.rules.terrain import TerrainCosts, ZocCosts
+    kit = game("iron-dream")
+    g, ctx = kit.grid, kit.ctx
+    costs = TerrainCosts(ctx)
+    a = sorted(g.all_hexes(), key=g.name)[400]
+    b = g.neighbours(g.neighbours(a)[0])[0]
+    zone = frozenset(g.neighbours(b))
+    found = costs.path(a, b, "", 6.0, zoc=ZocCosts(zone, ("v", 1), 2.0, 2.0))
+    assert all(not isinstance(part, (ZocCosts, frozenset)) for key in costs._paths for part in key)
+    again = ZocCosts(frozenset(), ("v", 1), 2.0, 2.0)           # the same state, another object
+    assert costs.path(a, b, "", 6.0, zoc=again) is found
+    assert costs.path(a, b, "", 6.0, zoc=ZocCosts(zone, ("v", 2), 2.0, 2.0)) is not found
+
+
+def test_control_history_is_compact_and_keeps_the_latest():
+    """A hex's control history keeps its latest HISTORY changes, oldest first, as ControlChanges, in a compact
+    form (a log entry and an index into the map's table of (turn, side, how) per change)."""
+    from builder.audit.engines.control import HISTORY, ControlChange, History
+    table = [(1, "axis", "zoc"), (2, "soviet", "occupation"), (None, None, "zoc")]
+    h = History(table)
+    made = []
+    for i in range(HISTORY + 30):
+        k = i % 3
+        h.append(1000 + i, k)
+        made.append(ControlChange(1000 + i, *table[k]))
+    assert len(h) == HISTORY and list(h) == made[-HISTORY:]
+    assert list(h)[0].entry == 1030 and list(h)[-1] == ControlChange(1000 + HISTORY + 29, *table[(HISTORY + 29) % 3])

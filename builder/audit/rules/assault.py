@@ -65,7 +65,7 @@ class _Entry:
         self.prohibited = bool(spec.get("prohibited"))
         # what the entry has seen (its own, as if it were a rule of its own: entries of one object share nothing)
         self.groups: dict = {}          # target hex -> ([(unit, start hex)] assaulting it this phase, defenders)
-        self.per_turn: dict = {}        # (turn, piece id) -> mobile assaults made
+        self.per_turn: dict = {}        # (turn, piece id) -> mobile assaults made (kept for first_hex_only only)
         self.reported: set = set()      # piece ids reported in this phase
 
 
@@ -85,7 +85,6 @@ class MobileAssault(Rule):
         self._live_phase, self._live, self._live_for = self, [], {}   # _entries_for's memo (fastpaths)
         self._last_launches = None      # ((frm, target), launch hexes) of the move being judged (fastpaths)
         self._sides: dict = {}          # (hex, hex) -> the hexside's types as a set (fastpaths)
-        self._extra: dict = {}          # (hex, hex, class, MA) -> hexside_extra (fastpaths)
 
     def merge(self, other: "MobileAssault") -> None:
         """Judge *other*'s entries too, after this one's (each entry keeps its own groups and counts; where
@@ -145,7 +144,8 @@ class MobileAssault(Rule):
                 group = e.groups[target] = ([], list(defenders))
             if all(x is not u for x, _ in group[0]):
                 group[0].append((u, start))
-            e.per_turn[turn_key] = e.per_turn.get(turn_key, 0) + 1
+            if e.first_hex:                 # the only condition that reads the count
+                e.per_turn[turn_key] = e.per_turn.get(turn_key, 0) + 1
             msg = self._judge(e, pos, u, ev.frm.hex, start, target, group[0], defenders)
             if msg and u.piece_id not in e.reported:
                 e.reported.add(u.piece_id)
@@ -194,16 +194,10 @@ class MobileAssault(Rule):
         return found
 
     def _hexside_extra(self, a, b, mclass, ma):
-        """TerrainCosts.hexside_extra, remembered (fastpaths)."""
-        if not self._fast:
-            return self.costs.hexside_extra(a, b, mclass, ma)
-        key = (a, b, mclass, ma)
-        found = self._extra.get(key, self)
-        if found is self:
-            if len(self._extra) > 100_000:
-                self._extra.clear()
-            found = self._extra[key] = self.costs.hexside_extra(a, b, mclass, ma)
-        return found
+        """TerrainCosts.hexside_extra; 0 at once across a hexside with no features (fastpaths: nearly all)."""
+        if self._fast and not self._side_types(a, b):
+            return 0.0
+        return self.costs.hexside_extra(a, b, mclass, ma)
 
     def _judge(self, e: _Entry, pos, u, frm, start, target, group, defenders) -> str | None:
         grid, ctx = self.ctx.grid, self.ctx

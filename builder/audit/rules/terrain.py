@@ -214,7 +214,9 @@ class TerrainCosts:
         what was already spent there); None as for :meth:`cheapest`."""
         starts = ((start, 0.0),) if not isinstance(start, (list, set, frozenset)) \
             else tuple(sorted(((h, float(c)) for h, c in start), key=repr))
-        key = (starts, goal, mclass, ma, limit, zoc)
+        # the ZOC state by what ZocCosts compares (its version and costs), not the ZocCosts itself: a cached
+        # search must not keep the enemy zone's hexes alive (thousands of sets of 16 KB on a long log)
+        key = (starts, goal, mclass, ma, limit, None if zoc is None else zoc.identity())
         cache = self._paths
         if key in cache:
             return cache[key]
@@ -401,13 +403,15 @@ class ZocCosts:
     stop: bool = False
     zoc_to_zoc: bool = True
 
+    def identity(self) -> tuple:
+        """What two ZocCosts are equal by: the ZOC state's version and the costs."""
+        return (self.version, self.enter, self.leave, self.stop, self.zoc_to_zoc)
+
     def __hash__(self) -> int:
-        return hash((self.version, self.enter, self.leave, self.stop, self.zoc_to_zoc))
+        return hash(self.identity())
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, ZocCosts) and (self.version, self.enter, self.leave, self.stop,
-                                                self.zoc_to_zoc) == (other.version, other.enter, other.leave,
-                                                                     other.stop, other.zoc_to_zoc)
+        return isinstance(other, ZocCosts) and self.identity() == other.identity()
 
 
 def _replaces(hexside_type: dict) -> bool:
