@@ -138,6 +138,32 @@ def test_stacking_floor_is_never_above_a_hex_limit():
     assert st.floor("soviet") < st.floor("axis")             # the Soviet 4th unit needs a GRP or an SU (8.2)
 
 
+@pytest.mark.parametrize("name", ["iron-dream", "panzers-last-stand"])
+def test_step_costs_read_from_the_hex_tables_are_the_plain_ones(name):
+    """TerrainCosts.step answers from the hex's table of steps (fastpaths) exactly what the plain step
+    computation gives: every step out of random hexes, for every movement class and several allowances
+    (prohibited steps None, costs that are a share of the allowance included)."""
+    import random
+
+    from builder.audit.rules.terrain import TerrainCosts
+    kit = game(name)
+    g, ctx = kit.grid, kit.ctx
+    rnd = random.Random(9)
+    classes = sorted(ctx.game.by_id["movement_classes"]) + [""]
+    with fastpaths.disabled():
+        plain = TerrainCosts(ctx)
+    fast = TerrainCosts(ctx)
+    hexes = sorted(g.all_hexes(), key=g.name)
+    asked = 0
+    for a in rnd.sample(hexes, 150):
+        for mc in classes:
+            for ma in (1.0, 4.0, 7.0):
+                for b in g.neighbours(a):
+                    assert fast.step(a, b, mc, ma) == plain.step(a, b, mc, ma), (g.name(a), g.name(b), mc, ma)
+                    asked += 1
+    assert asked > 1000 and not fast._step and plain._step      # the fast one kept no cache of its own
+
+
 def test_cached_paths_do_not_keep_the_enemy_zones_alive():
     """A cached search is keyed by what a ZocCosts is compared by (its ZOC state's version and costs), so the
     cache of a long log does not hold thousands of enemy-zone sets; the same ZOC state still finds it."""

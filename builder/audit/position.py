@@ -76,6 +76,7 @@ class Position:
     _markers_at: dict = field(default_factory=dict, repr=False, compare=False)   # hex -> its markers (until one moves)
     # sets of hexes whose units changed (an engine watching the occupancy takes and empties its own set)
     _watchers: list = field(default_factory=list, repr=False, compare=False)
+    _classes: dict = field(default_factory=dict, repr=False, compare=False)   # id(unit) -> (unit, level, class)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -95,8 +96,14 @@ class Position:
 
     def movement_class(self, unit: Unit) -> str:
         """The movement class of the face showing (``<Face>_movement_class``, BCS: the MA colour of each
-        side), else the unit's ``MovementClass``."""
-        return self.factor(unit, "movement_class") or unit.movement_class
+        side), else the unit's ``MovementClass`` (remembered per unit and face: it reads nothing else)."""
+        found = self._classes.get(id(unit))
+        if found is None or found[0] is not unit or found[1] != unit.level:
+            if len(self._classes) > 20_000:
+                self._classes.clear()
+            found = self._classes[id(unit)] = (unit, unit.level,
+                                               self.factor(unit, "movement_class") or unit.movement_class)
+        return found[2]
 
     def markers_at(self, loc: Location | Hex) -> list[MarkerPiece]:
         """Markers at a hex (or a location name: a box, a zone)."""

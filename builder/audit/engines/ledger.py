@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from builder.audit import fastpaths
 from builder.audit.replay import Visitor
 
 
@@ -45,6 +46,8 @@ class Ledger(Visitor):
         self._current: set = set()          # moved in the latest entry with moves
         self._moved_now: set = set()        # moved in this entry
         self._player_turn = None
+        self._kind_phase, self._kinds = self, {}    # kind_of's answers in the phase they were given for
+        self._fast = fastpaths.ENABLED
 
     def get(self, piece_id: str) -> Activity | None:
         return self.phase_activity.get(piece_id)
@@ -56,8 +59,19 @@ class Ledger(Visitor):
         return a
 
     def kind_of(self, unit, pos) -> str:
-        perms = self.permissions.allowing(pos.phase, unit.side, unit.props.get("Type"))
-        return perms[0].movement if perms else "none"
+        """The kind of movement the phase gives the unit ("none": none); one answer per side and unit type
+        in a phase (fastpaths)."""
+        if not self._fast:
+            perms = self.permissions.allowing(pos.phase, unit.side, unit.props.get("Type"))
+            return perms[0].movement if perms else "none"
+        if pos.phase is not self._kind_phase:
+            self._kind_phase, self._kinds = pos.phase, {}
+        key = (unit.side, unit.props.get("Type"))
+        found = self._kinds.get(key)
+        if found is None:
+            perms = self.permissions.allowing(pos.phase, unit.side, unit.props.get("Type"))
+            found = self._kinds[key] = perms[0].movement if perms else "none"
+        return found
 
     # ------------------------------------------------------------------ events
     def begin(self, pos) -> None:

@@ -69,6 +69,7 @@ class ZocMap(Visitor):
         self._enemies: dict = {}          # side -> its enemies, sorted
         self._reach: dict = {}            # hex -> the hexes a ZOC from it reaches by terrain and hexsides
         self._projects: dict = {}         # (unit id, type, nationality, status, level) -> projects a ZOC
+        self._unit_projects: dict = {}    # id(unit) -> (unit, status, level, projects a ZOC)
         self._zones: dict = {}            # side -> the EnemyZone of the enemies' current state
         self.touched: set | None = None   # when a listener sets it (control): hexes whose projecting sides changed
 
@@ -77,6 +78,9 @@ class ZocMap(Visitor):
         """Whether *unit* projects a ZOC where it stands (by type, status, face, flags, nationality)."""
         if unit.location.hex is None:
             return False
+        mine = self._unit_projects.get(id(unit))      # this unit's answer for its status and face
+        if mine is not None and mine[0] is unit and mine[1] == unit.status and mine[2] == unit.level:
+            return mine[3]
         props = unit.props
         key = (unit.unit_id, props.get("Type"), props.get("Nationality"), unit.status, unit.level)
         found = self._projects.get(key)
@@ -85,6 +89,9 @@ class ZocMap(Visitor):
             if len(self._projects) > 50_000:
                 self._projects.clear()
             self._projects[key] = found
+        if len(self._unit_projects) > 20_000:
+            self._unit_projects.clear()
+        self._unit_projects[id(unit)] = (unit, unit.status, unit.level, found)
         return found
 
     def _projects_now(self, unit) -> bool:

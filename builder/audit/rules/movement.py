@@ -191,8 +191,9 @@ class MovementAllowance(Rule):
             here = pos.by_hex.get(to)
             if here:
                 foes = self.ctx.enemies(u.side)
-                if any(x.side in foes for x in here.values()):
-                    return                           # an assault (movement.enemy_hex): the assault rules price it
+                for x in here.values():
+                    if x.side in foes:
+                        return                       # an assault (movement.enemy_hex): the assault rules price it
         start = began.hex if not entering else self._entry_starts(u, ev, mc)
         if start is None:
             return

@@ -36,6 +36,8 @@ class UnitSelector:
         memo = self._memo
         if memo is None:
             return self._matches(unit)
+        if self.empty:
+            return True                     # no condition: every unit (what _matches answers)
         key = id(unit)
         found = memo.get(key)
         if found is None or found[0] is not unit:

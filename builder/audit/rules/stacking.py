@@ -58,6 +58,7 @@ class Stacking(Rule):
         self._fast = fastpaths.ENABLED
         self._weights: dict = {}            # id(unit) -> (unit, status, Type, level, losses, weight) (fastpaths)
         self._floor: dict = {}              # side -> the least its limit can be in any hex (fastpaths)
+        self._pairs: dict = {}              # id(unit) -> (unit, its never_together matches) (fastpaths)
 
     @classmethod
     def from_context(cls, ctx) -> "Stacking | None":
@@ -149,11 +150,22 @@ class Stacking(Rule):
     def _mixed(self, here) -> bool:
         """Whether some ``never_together`` pair can apply among *here*: a unit of one selector and another
         unit of the other (fastpaths; False: none of their findings can arise)."""
-        for _, _, a, b, _ in self.apart:
-            for u in here:
-                if a.matches(u) and any(v is not u and b.matches(v) for v in here):
+        flags = [(u, self._pairs_of(u)) for u in here]
+        for k in range(len(self.apart)):
+            for u, f in flags:
+                if f[k][0] and any(v is not u and g[k][1] for v, g in flags):
                     return True
         return False
+
+    def _pairs_of(self, unit) -> tuple:
+        """((matches a, matches b) per never_together entry) of the unit (its identity never changes)."""
+        found = self._pairs.get(id(unit))
+        if found is None or found[0] is not unit:
+            if len(self._pairs) > 20_000:
+                self._pairs.clear()
+            found = self._pairs[id(unit)] = (unit, tuple((a.matches(unit), b.matches(unit))
+                                                         for _, _, a, b, _ in self.apart))
+        return found[1]
 
     # ------------------------------------------------------------------ events
     def move(self, ev, pos) -> None:
@@ -174,8 +186,15 @@ class Stacking(Rule):
         for (h, side), (unit, frm, to, arrived) in pending.items():
             found_here = by_hex.get(h)
             here = list(found_here.values()) if found_here else []
-            units = [u for u in here if u.side == side]
-            total = sum(weight(u) for u in units)
+            if fast:                            # the units of the side and their total, in one pass
+                units, total = [], 0            # (the sum below, term by term)
+                for u in here:
+                    if u.side == side:
+                        units.append(u)
+                        total += weight(u)
+            else:
+                units = [u for u in here if u.side == side]
+                total = sum(weight(u) for u in units)
             if fast and total <= self.floor(side):
                 pass                            # within any limit the side can have: no need to state it
             elif total > (found := self.hex_limit(side, h, units))[0]:

@@ -88,6 +88,11 @@ class TerrainCosts:
     def step(self, a, b, mclass: str, ma: float) -> float | None:
         """Cost to move a -> b (adjacent), None if the step is prohibited."""
         fixed = self._fixed.get(mclass, {}).get(a)
+        if fixed is None and self._fast:        # hex a's steps, worked out once for all its neighbours
+            table = self._adj.get((mclass, ma))
+            if table is None:
+                table = self._adj[(mclass, ma)] = {}
+            fixed = self._adjacent(a, mclass, ma, table)
         if fixed is not None:                   # the step table of hex a (prohibited steps are not in it)
             for n, c in fixed:
                 if n == b:
@@ -336,11 +341,14 @@ class TerrainCosts:
         if first is None:
             first = self._adjacent(start, mclass, ma, table)
         least = None                                # the search's bound per hex of distance, asked once
+        around = self.grid.neighbours(goal)         # a hex a second step can reach the goal from
         if zoc is None:
             for m, c1 in first:
                 if m == goal:
                     if c1 <= bound:
                         return True
+                    continue
+                if m not in around:
                     continue
                 if least is None:
                     least = self.lower_bound(mclass, ma)
@@ -369,6 +377,8 @@ class TerrainCosts:
             if m == goal:
                 if c1 <= bound:
                     return True
+                continue
+            if m not in around:
                 continue
             if least is None:
                 least = self.lower_bound(mclass, ma)
