@@ -25,6 +25,8 @@ from builder.vassal.commands import (
     decode_leaf,
     parse_commands,
 )
+from builder.vassal.errors import PieceError
+from builder.vassal.piece import MAX_LAYERS, _plain_chain, join_layers, split_layers
 from builder.vassal.savefile import read_save
 from builder.vassal.sequence import decode, encode_str
 from tests.codec_support import real_saves
@@ -145,3 +147,39 @@ def test_add_piece_fields_from_the_fast_split_and_from_decode_agree():
     assert [c.piece_id, c.type_string, c.state_string] == decode(raw[2:], "/")
     c = AddPiece.parse("+/12/t/s/extra")      # four tokens: VASSAL reads the first three
     assert (c.piece_id, c.type_string, c.state_string) == ("12", "t", "s")
+
+
+# --------------------------------------------------------------------------- trait chains
+
+def _createpiece_layers(s: str) -> list[str]:
+    """VASSAL's createPiece recursion: decode with TAB, recurse on the second token."""
+    out, rest = [], s
+    while True:
+        toks = decode(rest, "\t")
+        out.append(toks[0])
+        if len(toks) < 2:
+            return out
+        rest = toks[1]
+
+
+_PLAIN_LAYER = st.text(st.sampled_from(["a", ";", "\\", "'", ",", "/"]), max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PLAIN_LAYER, min_size=1, max_size=80))
+def test_plain_chains_split_as_createpiece_does(layers):
+    # layers without a TAB of their own: the one-split path (_plain_chain) when none starts with a
+    # quote or ends the chain's first layer with a backslash, the level-by-level one otherwise
+    s = join_layers(layers)
+    assert split_layers(s) == _createpiece_layers(s)
+    assert split_layers(s + "\tx") == _createpiece_layers(s + "\tx")
+
+
+def test_a_plain_chain_takes_the_one_split_path():
+    layers = ["emb2;a", "report;b;;x\\y", "", "mark;k", "piece;;;a.png;Tank\\"]
+    s = join_layers(layers)
+    assert _plain_chain(s.split("\t"), MAX_LAYERS) == layers == split_layers(s)
+    assert _plain_chain(join_layers(["a", "'q'", "b"]).split("\t"), MAX_LAYERS) is None   # a quoted layer
+    assert _plain_chain(join_layers(["a", "b\tc", "d"]).split("\t"), MAX_LAYERS) is None  # a TAB inside
+    with pytest.raises(PieceError, match="more than 3 layers"):
+        split_layers(join_layers(["a", "b", "c", "d"]), limit=3)

@@ -58,3 +58,20 @@ def test_report_text_is_byte_identical_to_encoding_each_entry_whole():
     for save in saves:
         for mask in (MASK, None):
             assert save_report_json(save, mask=mask) == _report_by_objects(save, mask)
+
+
+def test_a_long_report_masks_in_every_chunk_as_entry_by_entry():
+    # more commands than one chunk of save_report_json_chunks holds; the password shows up in
+    # chats of the first, a middle and the last chunk, and as a part of longer words elsewhere
+    from builder.vassal.commands import BeginSave, Chat, Compound, EndSave, Log, NullCommand, Player
+    from builder.vassal.report import _CHUNK, save_report_json_chunks
+    from builder.vassal.savefile import SaveFile
+    n = 3 * _CHUNK + 17
+    chats = [Log(Chat(f"<Alice> - {'my pw1 is out' if i in (3, _CHUNK + 5, n - 1) else 'pw10 pw1x x'}"))
+             for i in range(n)]
+    save = SaveFile.new(Compound([BeginSave(), NullCommand(), Player("pw1", "Alice", "Blue"), EndSave(), *chats]))
+    parts = save_report_json_chunks(save)
+    assert len(parts) == 2 + -(-(n + 4) // _CHUNK)
+    text = "".join(parts)
+    assert text == save_report_json(save) == _report_by_objects(save)
+    assert text.count("my ******** is out") == 2 * 3 and "pw10 pw1x" in text and " pw1 " not in text

@@ -10,7 +10,7 @@ from builder.vassal.archive import SafeZip
 from builder.vassal.errors import NotAVassalFile, VassalFormatError
 from builder.vassal.files import InputFileError, regular_file_problem
 from builder.vassal.gcpause import gc_paused
-from builder.vassal.report import format_lines, module_lines, module_summary, save_report, save_report_json
+from builder.vassal.report import format_lines, module_lines, module_summary, save_report, save_report_json_chunks
 from builder.vassal.savefile import SaveFile, read_save
 
 
@@ -102,19 +102,19 @@ def _dump(args, path: Path) -> int:
     try:
         if _is_xml(path) or _is_module(path):
             try:
-                out = _module(path, args.json)
+                parts = [_module(path, args.json)]
             except VassalFormatError as exc:  # neither a save nor a readable module: nothing to dump
                 raise NotAVassalFile(str(exc)) from None
         else:
             save = read_save(path)
             cut = save.truncation()
             if args.json:
-                out = save_report_json(save)   # C encoder: no indent, which forces the pure-Python one
+                parts = save_report_json_chunks(save)   # C encoder: no indent, which forces the pure-Python one
                 if cut is not None:
                     cut_json = json.dumps({"message": str(cut), "command": cut.command, "offset": cut.offset})
-                    out = out[:-1] + ', "truncated": ' + cut_json + "}"
+                    parts[-1] = parts[-1][:-1] + ', "truncated": ' + cut_json + "}"
             else:
-                out = "\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))
+                parts = ["\n".join([f"{args.save}: {save.encoding} encoding"] + format_lines(save))]
     except VassalFormatError as exc:  # 2: not a save at all; 1: a save too damaged to decode
         print(f"vassal-builder: dump: {args.save}: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, (NotAVassalFile, InputFileError)) else 1
@@ -124,7 +124,10 @@ def _dump(args, path: Path) -> int:
     except MemoryError:
         print(f"vassal-builder: dump: {args.save}: file is too large to decode", file=sys.stderr)
         return 1
-    sys.stdout.write(out + "\n")
+    write = sys.stdout.write
+    for part in parts:   # the report in pieces, never copied into one string
+        write(part)
+    write("\n")
     if cut is not None:    # what could be decoded is shown; the cut is one line and an error
         print(f"vassal-builder: dump: {args.save}: {cut}", file=sys.stderr)
         return 1

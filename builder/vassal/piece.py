@@ -70,6 +70,9 @@ def split_layers(s: str, *, limit: int = MAX_LAYERS) -> list[str]:
             raise PieceError(f"piece has more than {limit} layers")
         return [s[1:-1] if len(s) > 1 and s[0] == "'" and s[-1] == "'" else s]
     parts = s.split(TAB)
+    plain = _plain_chain(parts, limit)
+    if plain is not None:
+        return plain
     runs = _backslash_runs(parts)
     tab_at = list(accumulate(map(len, parts[:-1])))   # tab i sits at tab_at[i] + i
     # A run length seen once (the usual case: no layer holds a TAB of its own) makes that
@@ -104,6 +107,35 @@ def split_layers(s: str, *, limit: int = MAX_LAYERS) -> list[str]:
         if z - a > 1 and s[a] == "'" and s[z - 1] == "'":
             a, z = a + 1, z - 1
         depth += 1
+
+
+#: longest chain :func:`_plain_chain` reads (its check grows with the square of the depth)
+_PLAIN_MAX = 256
+
+
+def _plain_chain(parts: list[str], limit: int) -> list[str] | None:
+    """The layers of a chain split on TAB, when it is the plain shape nearly every piece has: no
+    layer holds a TAB or starts with a quote, so the TAB after layer *k* (k = 0, 1, ...) has
+    exactly *k* backslashes before it and every part is one layer plus those backslashes.
+    None for any other shape (then :func:`split_layers` reads it level by level). Checked with
+    ``endswith`` on each part: nothing is copied but the layers themselves."""
+    n = len(parts)
+    if n > limit or n > _PLAIN_MAX:
+        return None
+    out = [parts[0]]
+    bs = ""
+    for i in range(1, n - 1):
+        p = parts[i]
+        bs += "\\"
+        k = len(p) - i
+        if k < 0 or not p.endswith(bs) or (k and p[k - 1] == "\\") or p[:1] == "'":
+            return None
+        out.append(p[:k])
+    last = parts[-1]
+    if parts[0][:1] == "'" or last[:1] == "'" or parts[0][-1:] == "\\":
+        return None
+    out.append(last)
+    return out
 
 
 def _find(runs: list[int], value: int, lo: int, hi: int) -> int:
@@ -382,7 +414,7 @@ class Piece:
             if text is None:
                 if len(cache) >= 16384:
                     cache.clear()
-                text = cache[key] = json.dumps(_describe_layer(t, mask), ensure_ascii=False)
+                text = cache[key] = _JSON(_describe_layer(t, mask))
             out.append(text)
         return "[" + ", ".join(out) + "]"
 
@@ -390,6 +422,7 @@ class Piece:
         return f"<Piece {self.name!r} {len(self.layers)} layers>"
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False).encode   # json.dumps(o, ensure_ascii=False), made once
 _LAYER_JSON: dict[tuple, str] = {}   # (class, type, state, mask) -> the layer's description as JSON
 _DERIVED: dict[tuple, tuple] = {}     # (type, state) -> Piece._derived()
 

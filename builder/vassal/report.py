@@ -23,10 +23,12 @@ from builder.vassal.savefile import SaveFile
 if TYPE_CHECKING:  # pragma: no cover
     from builder.vassal.buildfile import BuildFile
 
-__all__ = ["MASK", "collect_secrets", "save_report", "save_report_json", "format_lines", "Masker", "module_summary",
+__all__ = ["MASK", "collect_secrets", "save_report", "save_report_json", "save_report_json_chunks", "format_lines", "Masker", "module_summary",
            "module_lines"]
 
 MASK = "********"
+#: json.dumps(obj, ensure_ascii=False), one encoder made once (dumps makes one a call)
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
 _DELIMS = ";/\t\\,|:"
 
 
@@ -80,14 +82,18 @@ class Masker:
     def dumps(self, obj: Any) -> str:
         """``obj`` as JSON text (the C encoder), secrets masked; only an object whose text
         contains a secret is walked."""
-        return self.checked(json.dumps(obj, ensure_ascii=False), lambda: obj)
+        return self.checked(_JSON(obj), lambda: obj)
+
+    def may_hold_secret(self, text: str) -> bool:
+        """Can JSON *text* hold a secret as a whole token (see __init__; always when unsure)?"""
+        return self._re is not None and (self._in_text is None or any(p.search(text) for p in self._in_text))
 
     def checked(self, text: str, obj) -> str:
         """*text* (the JSON of the object ``obj()`` gives) when no secret appears in it, else that
         object walked, masked and encoded again."""
-        if self._re is None or (self._in_text is not None and not any(p.search(text) for p in self._in_text)):
+        if not self.may_hold_secret(text):
             return text
-        return json.dumps(self(obj()), ensure_ascii=False)
+        return _JSON(self(obj()))
 
     def __call__(self, obj: Any) -> Any:
         if self._re is None:
@@ -177,25 +183,46 @@ def save_report(save: SaveFile, *, mask: str | None = MASK) -> dict[str, Any]:
 def save_report_json(save: SaveFile, *, mask: str | None = MASK) -> str:
     """:func:`save_report` as JSON text, encoded command by command with the C encoder (a
     command is walked for secrets only when its text holds one)."""
+    return "".join(save_report_json_chunks(save, mask=mask))
+
+
+#: commands per chunk of :func:`save_report_json_chunks`
+_CHUNK = 256
+
+
+def save_report_json_chunks(save: SaveFile, *, mask: str | None = MASK) -> list[str]:
+    """:func:`save_report_json`'s text in pieces (joined, they are that text): the commands a few
+    hundred a piece. A writer then never builds one string of the whole report (one character
+    beyond U+FFFF anywhere in it would make all of it four bytes a character), and the search for
+    secrets runs once a piece: only a piece whose text holds one is checked command by command."""
     masker = Masker(collect_secrets(save) if mask is not None else set(), mask or MASK)
     counts: Counter[str] = Counter()
-    commands = ",".join(_entry_json(e, c, masker, mask) for e, c in _entries(save, counts, mask, layers=False))
-    head = json.dumps({"encoding": save.encoding, "counts": dict(sorted(counts.items()))}, ensure_ascii=False)
-    return head[:-1] + ', "commands": [' + commands + "]}"
+    entries = [_entry_text(e, c, mask) for e, c in _entries(save, counts, mask, layers=False)]
+    head = _JSON({"encoding": save.encoding, "counts": dict(sorted(counts.items()))})
+    out = [head[:-1] + ', "commands": [']
+    for i in range(0, len(entries), _CHUNK):
+        part = entries[i:i + _CHUNK]
+        text = ",".join([t for t, _ in part])
+        if masker.may_hold_secret(text):   # a superset of the commands that hold one (',' is a boundary)
+            text = ",".join([masker.checked(t, obj) for t, obj in part])
+        out.append("," + text if i else text)
+    out.append("]}")
+    return out
 
 
-def _entry_json(e: dict[str, Any], c: Command, masker: Masker, mask: str | None) -> str:
-    """One entry as JSON text; an AddPiece's layers (its last key) from Piece.layers_json."""
+def _entry_text(e: dict[str, Any], c: Command, mask: str | None):
+    """One entry as JSON text (not yet masked) and a function giving it as an object (to mask); an
+    AddPiece's layers (its last key) from Piece.layers_json."""
     if not isinstance(c, AddPiece) or c.is_stack or e.get("type") != "AddPiece":
-        return masker.dumps(e)
+        return _JSON(e), lambda: e
     try:
         layers = c.piece.layers_json(mask=mask)
     except VassalFormatError:
         layers = None
     if layers is None:   # a piece whose layers do not decode: the entry the object path gives
-        return masker.dumps({"index": e["index"], "depth": e["depth"], **_entry(c, {}, mask)})
-    text = json.dumps(e, ensure_ascii=False)[:-1] + ', "layers": ' + layers + "}"
-    return masker.checked(text, lambda: {**e, "layers": c.piece.describe(mask=mask)["layers"]})
+        obj = {"index": e["index"], "depth": e["depth"], **_entry(c, {}, mask)}
+        return _JSON(obj), lambda: obj
+    return _JSON(e)[:-1] + ', "layers": ' + layers + "}", lambda: {**e, "layers": c.piece.describe(mask=mask)["layers"]}
 
 
 def _change_text(ch: dict[str, Any]) -> str:

@@ -157,6 +157,19 @@ def _type_fields(type_str: str) -> tuple[str, ...]:
     return tuple(decode(type_str, ";")[1:])
 
 
+@lru_cache(maxsize=4096)
+def _key_text(token: str) -> str | None:
+    """A key field as a report shows it: the key stroke it reads as, encoded (None when empty)."""
+    k = KeyStroke.parse(token)
+    return None if k is None else k.encode()
+
+
+@lru_cache(maxsize=4096)
+def _keys_text(token: str) -> tuple[str | None, ...]:
+    """A key list field as a report shows it (see :func:`_key_text`)."""
+    return tuple(k.encode() if isinstance(k, KeyStroke) else k for k in _dec_keys(token))
+
+
 def F(name: str, kind: str = "str", default: Any = "") -> Field:
     return Field(name, kind, default)
 
@@ -330,21 +343,22 @@ class Trait:
         return dict(d)
 
     def _as_dict(self) -> dict[str, Any]:
+        toks = self._tokens
+        fields = self.fields()
         out: dict[str, Any] = {}
-        for i, f in enumerate(self.fields()):
-            if i >= len(self._tokens):
-                break
-            v = f.parse(self._tokens[i])
-            if isinstance(v, KeyStroke):
-                v = v.encode()
-            elif isinstance(v, list):
-                v = [x.encode() if isinstance(x, KeyStroke) else x for x in v]
-            elif isinstance(v, tuple):
-                v = list(v)
-            out[f.name] = v
-        extra = list(self._tokens[len(self.fields()):])
-        if extra:
-            out["_extra"] = extra
+        for f, tok in zip(fields, toks):     # missing trailing fields are left out
+            kind = f.kind
+            if kind == "str":
+                out[f.name] = tok
+            elif kind == "key":
+                out[f.name] = _key_text(tok)
+            elif kind == "keys":
+                out[f.name] = list(_keys_text(tok))
+            else:
+                v = f.parse(tok)
+                out[f.name] = list(v) if isinstance(v, tuple) else v
+        if len(toks) > len(fields):
+            out["_extra"] = list(toks[len(fields):])
         return out
 
     def state_dict(self) -> dict[str, Any]:
