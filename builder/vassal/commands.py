@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import accumulate
 from operator import is_, sub
 from typing import Any, ClassVar
@@ -227,9 +228,12 @@ def _has_tokens(raw: str, n: int, d: str = "/") -> bool:
 def _three_tokens(raw: str) -> tuple[str, str, str] | None:
     """``decode(raw[2:], "/")`` of a text that holds exactly three tokens (an AddPiece's id, type and
     state), else None. Found from both ends: the first delimiter not escaped by a backslash from the
-    left, the last from the right, and none between them (every '/' there escaped). Only the '/'
-    are visited (``find``, as fast as memchr); the long type in the middle is copied once, its
-    escapes taken off, never split, scanned or joined whole again."""
+    left, the last from the right; the long type between them is read by :func:`_middle_token`,
+    once per distinct text (a save repeats a few hundred types on thousands of pieces; every piece
+    of a type then shares one type string, whose hash the layer plan's look-up reuses)."""
+    if "\\" not in raw and "'" not in raw:      # nothing escaped or quoted (a stack): a plain split
+        parts = raw.split("/")
+        return (parts[1], parts[2], parts[3]) if len(parts) == 4 else None
     find = raw.find
     i = find("/", 2)
     while i > 2 and raw[i - 1] == "\\":
@@ -241,20 +245,9 @@ def _three_tokens(raw: str) -> tuple[str, str, str] | None:
         j = raw.rfind("/", 0, j)
     if j <= i:
         return None
-    k = find("/", i + 1, j)
-    if k < 0:
-        mid = raw[i + 1:j]
-    else:
-        segs = []
-        a = i + 1
-        while k >= 0:
-            if raw[k - 1] != "\\":     # an unescaped '/' between: more than three tokens
-                return None
-            segs.append(raw[a:k - 1])   # without the escaping backslash; the '/' starts the next
-            a = k
-            k = find("/", k + 1, j)
-        segs.append(raw[a:j])
-        mid = "".join(segs)
+    mid = _middle_token(raw[i + 1:j])
+    if mid is None:
+        return None
     pid, state = raw[2:i], raw[j + 1:]
     if "/" in pid:
         pid = pid.replace("\\/", "/")
@@ -262,11 +255,21 @@ def _three_tokens(raw: str) -> tuple[str, str, str] | None:
         state = state.replace("\\/", "/")
     if len(pid) > 1 and pid[0] == "'" and pid[-1] == "'":
         pid = pid[1:-1]
-    if len(mid) > 1 and mid[0] == "'" and mid[-1] == "'":
-        mid = mid[1:-1]
     if len(state) > 1 and state[0] == "'" and state[-1] == "'":
         state = state[1:-1]
     return pid, mid, state
+
+
+@lru_cache(maxsize=4096)
+def _middle_token(t: str) -> str | None:
+    """The text between an AddPiece's first and last unescaped '/' as the one token it is, escapes
+    and quotes taken off; None when it holds an unescaped '/' too (more than three tokens)."""
+    if "/" in t:
+        toks = decode(t, "/")
+        if len(toks) != 1:
+            return None
+        return toks[0]
+    return t[1:-1] if len(t) > 1 and t[0] == "'" and t[-1] == "'" else t
 
 
 # ==================================================================================== leaves
@@ -333,10 +336,8 @@ class AddPiece(Command):
             toks = decode(raw[2:], "/")
             if len(toks) < 3:
                 raise CommandError("AddPiece needs id, type and state")
-        object.__setattr__(self, "piece_id", _null(toks[0]))
-        object.__setattr__(self, "type_string", toks[1])
-        object.__setattr__(self, "state_string", toks[2])
-        object.__setattr__(self, "_piece", None)
+        pid = toks[0]
+        _set_add_fields(self, None if pid == "null" else pid, toks[1], toks[2])
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
@@ -970,6 +971,16 @@ class Malformed(Unknown):
 
 
 _set_inner = Log.inner.__set__
+_set_piece_id, _set_type, _set_state, _set_piece = (AddPiece.piece_id.__set__, AddPiece.type_string.__set__,
+                                                    AddPiece.state_string.__set__, AddPiece._piece.__set__)
+
+
+def _set_add_fields(c: AddPiece, piece_id: str | None, type_string: str, state_string: str) -> None:
+    """An AddPiece's decoded fields set through their slots (not __setattr__: they are not changes)."""
+    _set_piece_id(c, piece_id)
+    _set_type(c, type_string)
+    _set_state(c, state_string)
+    _set_piece(c, None)
 _set_text = Chat.text.__set__
 
 # ================================================================================ dispatch
