@@ -20,8 +20,8 @@ import io
 import os
 import zipfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from builder.vassal.errors import ArchiveError, NotAZip
 from builder.vassal.files import open_regular, read_regular
@@ -39,8 +39,11 @@ __all__ = [
 FIXED_DATE_TIME = (1980, 1, 1, 0, 0, 0)
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
+    """Sizes a read refuses beyond (immutable; ``Limits(max_entry_size=...)`` to change one).
+    A NamedTuple, not a dataclass: importing dataclasses (and the inspect module it loads) was a
+    tenth of ``dump``'s start-up."""
+
     max_file_size: int = 2 * 1024**3           # size of the archive itself
     max_entries: int = 100_000
     max_entry_size: int = 512 * 1024**2         # inflated size of one entry

@@ -32,7 +32,6 @@ import lzma
 import os
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder.vassal.archive import DEFAULT_LIMITS, Limits, SafeZip, write_bytes_atomic, zip_bytes
@@ -307,21 +306,39 @@ def encode_payload(text: str, encoding: str = "vcsk", key: int | None = None) ->
     raise ValueError(f"unknown savedGame encoding {encoding!r}")
 
 
-@dataclass
 class SaveFile:
-    """A decoded save or log. ``entries`` keeps every ZIP entry (name → bytes) in file order."""
+    """A decoded save or log. ``entries`` keeps every ZIP entry (name → bytes) in file order.
 
-    text: str = field(repr=False)
-    encoding: str = "vcsk"
-    key: int | None = None
-    entries: dict[str, bytes] = field(default_factory=dict, repr=False)
-    source: bytes | None = field(default=None, repr=False)   # original file (byte-identical writing)
-    _payload: bytes | None = field(default=None, repr=False)  # original savedGame bytes
-    _text0: str | None = field(default=None, repr=False)      # text as read
-    _tree: Node | None = field(default=None, repr=False)
-    _meta0: tuple = field(default=(), repr=False)
-    _entries0: dict | None = field(default=None, repr=False)
-    _tree_src: str | None = field(default=None, repr=False)   # the text the tree was parsed from
+    (Written out, not a dataclass: importing dataclasses, with the inspect module it loads, was a
+    tenth of ``dump``'s start-up. Same constructor, equality and repr as the dataclass it was.)"""
+
+    _FIELDS = ("text", "encoding", "key", "entries", "source", "_payload", "_text0", "_tree", "_meta0",
+               "_entries0", "_tree_src")
+    __hash__ = None   # mutable, compared by value
+
+    def __init__(self, text: str, encoding: str = "vcsk", key: int | None = None,
+                 entries: dict[str, bytes] | None = None, source: bytes | None = None,
+                 _payload: bytes | None = None, _text0: str | None = None, _tree: Node | None = None,
+                 _meta0: tuple = (), _entries0: dict | None = None, _tree_src: str | None = None) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.key = key
+        self.entries: dict[str, bytes] = {} if entries is None else entries
+        self.source = source              # original file (byte-identical writing)
+        self._payload = _payload          # original savedGame bytes
+        self._text0 = _text0              # text as read
+        self._tree = _tree
+        self._meta0 = _meta0
+        self._entries0 = _entries0
+        self._tree_src = _tree_src        # the text the tree was parsed from
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    def __repr__(self) -> str:
+        return f"SaveFile(encoding={self.encoding!r}, key={self.key!r})"
 
     # ---------------------------------------------------------------- construction
     @classmethod

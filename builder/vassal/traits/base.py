@@ -16,9 +16,8 @@ reused until a field is set). Typed access goes through the field table of each 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from builder.vassal.errors import PieceError
 from builder.vassal.sequence import decode, encode_str, java_double, parse_java_int
@@ -28,13 +27,39 @@ __all__ = ["KeyStroke", "Field", "Trait", "PassthroughTrait", "F"]
 
 # ----------------------------------------------------------------------------- keystrokes
 
-@dataclass(frozen=True)
 class KeyStroke:
-    """A VASSAL ``NamedKeyStroke``: key code + modifiers, or a named command (§3.3)."""
+    """A VASSAL ``NamedKeyStroke``: key code + modifiers, or a named command (§3.3). Immutable,
+    compared and hashed by value (written out rather than a frozen dataclass: see Field)."""
 
-    code: int = 0
-    modifiers: int = 0
-    name: str | None = None
+    __slots__ = ("code", "modifiers", "name")
+
+    def __init__(self, code: int = 0, modifiers: int = 0, name: str | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "modifiers", modifiers)
+        object.__setattr__(self, "name", name)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {key!r} (KeyStroke is immutable)")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"cannot delete field {key!r} (KeyStroke is immutable)")
+
+    def _key(self) -> tuple:
+        return (self.code, self.modifiers, self.name)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()   # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"KeyStroke(code={self.code!r}, modifiers={self.modifiers!r}, name={self.name!r})"
+
+    def __reduce__(self):
+        return (KeyStroke, self._key())
 
     @classmethod
     def parse(cls, s: str | None) -> "KeyStroke | None":
@@ -88,9 +113,9 @@ def _dec_keys(s: str | None) -> list[KeyStroke | None]:
 
 # ---------------------------------------------------------------------------------- fields
 
-@dataclass(frozen=True)
-class Field:
-    """One type field: name, kind and the reader's default (as a Python value)."""
+class Field(NamedTuple):
+    """One type field: name, kind and the reader's default (as a Python value). A NamedTuple,
+    not a frozen dataclass: importing dataclasses (with inspect) was a tenth of ``dump``'s start-up."""
 
     name: str
     kind: str = "str"      # str|int|double|bool|key|keys|list|char|color
