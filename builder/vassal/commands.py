@@ -375,7 +375,8 @@ class AddPiece(Command):
     def fields(self) -> dict[str, Any]:
         p = self.piece
         inner = p.inner.state_dict()
-        kind = "stack" if self.is_stack else "deck" if self.is_deck else "piece"
+        ts = self.type_string
+        kind = "stack" if ts == "stack" else "deck" if ts.startswith("deck;") else "piece"   # is_stack, is_deck
         d: dict[str, Any] = {"id": self.piece_id, "kind": kind}
         if kind != "piece":
             d.update(inner)

@@ -28,6 +28,15 @@ def _comma_tokens(s: str) -> tuple[str, ...]:
     return tuple(decode(s, ","))
 
 
+@lru_cache(maxsize=4096)
+def _marker_properties(keys: str, values: str) -> tuple[tuple[str, str], ...]:
+    """A Marker's (key, value) pairs from its keys field and its state (cached: a save repeats the
+    same few on every counter of a kind); a key without a value reads as empty."""
+    vals = _comma_tokens(values) if values else ()
+    names = _comma_tokens(keys) if keys else ()    # the "keys" field, as get() reads it
+    return tuple((k, vals[i] if i < len(vals) else "") for i, k in enumerate(names))
+
+
 def _format(fmt: str, values: dict[str, str]) -> str:
     """VASSAL's FormattedString for ``$name$`` variables (FormattedStringExpression): the
     text is split on ``$`` (SequenceEncoder rules), odd tokens are property names; a name
@@ -87,7 +96,8 @@ class Embellishment(Trait):
         return abs(self.value)
 
     def state_dict(self) -> dict[str, Any]:
-        return {"level": self.level, "active": self.active}
+        v = self.value
+        return {"level": abs(v), "active": v > 0}
 
     def piece_name(self, inner: str, props: dict[str, str]) -> str:
         names = self.get("level_names")
@@ -153,10 +163,8 @@ class Marker(Trait):
         self.state = encode_str(values, ",")
 
     def properties(self) -> dict[str, str]:
-        vals = _comma_tokens(self._state) if self._state else ()
         toks = self._tokens
-        keys = _comma_tokens(toks[0]) if toks and toks[0] else ()   # the "keys" field, as get() reads it
-        return {k: (vals[i] if i < len(vals) else "") for i, k in enumerate(keys)}
+        return dict(_marker_properties(toks[0] if toks else "", self._state))
 
     def state_dict(self) -> dict[str, Any]:
         return {"properties": self.properties()}
