@@ -121,9 +121,14 @@ def test_malformed_piece_commands_are_still_told_at_parse_time(raw):
 
 
 def test_add_and_change_fields_wait_until_read():
-    a = decode_leaf(ADD)
+    deep = "+/p1/delete;Delete;68,130;\t" + ADD[len("+/p1/"):].replace("\t", "\\\t", 1).replace("/1\t", "/\t1\\\t", 1)
+    a = decode_leaf(deep)                  # a chain of three: its text holds escapes, read when asked for
     assert isinstance(a, AddPiece) and _unset(a, "type_string")
-    assert a.piece_id == "p1" and a.piece.name == "Tank" and a.encode() == ADD
+    assert a.piece_id == "p1" and a.piece.name == "Tank" and a.encode() == deep
+    assert [t.id for t in a.piece.layers] == ["delete;", "emb2;", "piece;"]
+    plain = decode_leaf(ADD)               # nothing escaped: split at once, as cheap as checking it
+    assert not _unset(plain, "type_string") and plain.piece_id == "p1" and plain.piece.name == "Tank"
+    assert plain.encode() == ADD and decode_leaf("+/null/stack/m;1;2").piece_id is None
     c = decode_leaf("D/p1/new\\/state/old")
     assert isinstance(c, ChangePiece) and _unset(c, "new_state")
     assert (c.piece_id, c.new_state, c.old_state) == ("p1", "new/state", "old")

@@ -326,7 +326,13 @@ class AddPiece(Command):
         object.__setattr__(self, "_piece", piece)
 
     def _decode(self, raw: str) -> None:
-        object.__setattr__(self, "_piece", None)
+        _set_piece(self, None)
+        if "\\" not in raw and "'" not in raw:   # nothing escaped or quoted (a stack): decoded now, as
+            parts = raw.split("/")               # cheaply as the check below, no lazy decode later
+            if len(parts) == 4:
+                pid = parts[1]
+                _set_add_fields(self, None if pid == "null" else pid, parts[2], parts[3])
+                return
         if not _has_tokens(raw, 2):
             self._decode_fields(raw)
 
