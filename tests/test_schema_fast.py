@@ -115,13 +115,23 @@ def test_json_equality_as_jsonschema_sees_it():
 
 
 def test_a_schema_with_a_keyword_it_does_not_know_is_left_to_jsonschema():
-    from referencing import Registry, Resource
-    c = schemafast._Compiler()
-    resolver = Registry().with_resource("urn:t", Resource.from_contents(
-        {"$schema": "https://json-schema.org/draft/2020-12/schema"})).resolver("urn:t")
+    c = schemafast._Compiler({"urn:t": {"$defs": {"n": {"type": "integer"}}}})
     with pytest.raises(schemafast.Unsupported):
-        c.schema({"type": "string", "format": "email"}, resolver)
+        c.schema({"type": "string", "format": "email"}, "urn:t")
     with pytest.raises(schemafast.Unsupported):
-        c.schema({"items": [{"type": "string"}]}, resolver)
-    ok = c.schema({"type": "integer", "minimum": 1}, resolver)
+        c.schema({"items": [{"type": "string"}]}, "urn:t")
+    with pytest.raises(schemafast.Unsupported):
+        c.schema({"$ref": "urn:elsewhere#/x"}, "urn:t")
+    with pytest.raises(schemafast.Unsupported):
+        c.schema({"$ref": "#/$defs/missing"}, "urn:t")
+    ok = c.schema({"$ref": "#/$defs/n", "minimum": 1}, "urn:t")
     assert ok(1) and ok(2.0) and not ok(True) and not ok(0) and not ok("1")
+
+
+def test_validating_a_valid_game_does_not_load_jsonschema():
+    import subprocess
+    import sys
+    code = ("import sys; from builder.gamedata.validate import validate_game; "
+            "r = validate_game('iron-dream'); assert not r.errors; print('jsonschema' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

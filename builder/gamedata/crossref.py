@@ -557,8 +557,8 @@ _NAMES = {"sides": "side", "nationalities": "nationality", "unit_types": "unit t
 
 
 def _unit_keys() -> frozenset:
-    from builder.gamedata.schemacheck import GAME_SCHEMA_ID, validator
-    return frozenset(validator(GAME_SCHEMA_ID).schema["properties"]["units"]["items"]["properties"])
+    from builder.gamedata.schemacheck import GAME_SCHEMA_ID, schemas
+    return frozenset(schemas()[GAME_SCHEMA_ID]["properties"]["units"]["items"]["properties"])
 
 
 def _template_fields(text: str) -> list[str]:

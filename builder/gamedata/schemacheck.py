@@ -7,10 +7,6 @@ import json
 import re
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
-
 from builder.gamedata.diagnostics import Diagnostic, format_path
 from builder.gamedata.yamlsource import locate, locate_key
 from builder.shipped import SCHEMA_DIR
@@ -20,20 +16,23 @@ MAP_SCHEMA_ID = "https://vassal-builder.dev/schemas/map.schema.json"
 
 
 @lru_cache(maxsize=None)
-def _registry() -> tuple[Registry, dict]:
-    schemas = {}
+def schemas() -> dict:
+    """The shipped schemas by their $id."""
+    found = {}
     for path in sorted(SCHEMA_DIR.glob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
-        schemas[schema["$id"]] = schema
-    registry = Registry().with_resources((sid, Resource.from_contents(s)) for sid, s in schemas.items())
-    return registry, schemas
+        found[schema["$id"]] = schema
+    return found
 
 
 @lru_cache(maxsize=None)
-def validator(schema_id: str) -> Draft202012Validator:
-    """One validator per schema for the process (its references resolved once)."""
-    registry, schemas = _registry()
-    return Draft202012Validator(schemas[schema_id], registry=registry)
+def validator(schema_id: str):
+    """One jsonschema validator per schema for the process (its references resolved once). jsonschema
+    loads only here: a valid document is answered by builder.gamedata.schemafast without it."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    registry = Registry().with_resources((sid, Resource.from_contents(s)) for sid, s in schemas().items())
+    return Draft202012Validator(schemas()[schema_id], registry=registry)
 
 
 _TYPE_NAMES = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
@@ -72,6 +71,7 @@ def check(doc, schema_id: str) -> list[Diagnostic]:
 
 def _diagnose(doc, error) -> list[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
         deepest = best_match(error.context)
         if deepest is not None and deepest.validator != "type":
             return _diagnose(doc, deepest)

@@ -67,17 +67,29 @@ def _unique(items: list) -> bool:
 
 
 class _Compiler:
-    """Compiles a schema; ``base`` below is the ``referencing`` resolver its ``$ref``s resolve with."""
+    """Compiles the schemas of ``schemas`` ({$id: schema}); ``base`` below is the $id of the document a
+    subschema is in, which its relative ``$ref``s ("#/$defs/...") point into."""
 
-    def __init__(self):
+    def __init__(self, schemas: dict):
+        self.schemas = schemas
         self.refs: dict[int, list] = {}       # id of a referenced subschema -> [its test] (cycles: filled later)
 
-    def ref(self, base, ref: str):
-        resolved = base.lookup(ref)
-        cell = self.refs.get(id(resolved.contents))
+    def ref(self, base: str, ref: str):
+        doc_id, _, pointer = ref.partition("#")
+        doc_id = doc_id or base
+        target = self.schemas.get(doc_id)
+        if target is None or (pointer and not pointer.startswith("/")):
+            raise Unsupported(f"$ref {ref}")
+        for part in pointer.split("/")[1:] if pointer else ():
+            part = part.replace("~1", "/").replace("~0", "~")
+            try:
+                target = target[int(part)] if isinstance(target, list) else target[part]
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise Unsupported(f"$ref {ref}") from None
+        cell = self.refs.get(id(target))
         if cell is None:
-            cell = self.refs[id(resolved.contents)] = [None]
-            cell[0] = self.schema(resolved.contents, resolved.resolver)
+            cell = self.refs[id(target)] = [None]
+            cell[0] = self.schema(target, doc_id)
         return lambda x: cell[0](x)
 
     def schema(self, s, base: str):
@@ -226,9 +238,8 @@ class _Compiler:
 def compiled(schema_id: str):
     """The yes/no test of a schema of the registry (builder.gamedata.schemacheck), or None when the
     schema uses a keyword this compiler does not know."""
-    from builder.gamedata.schemacheck import _registry
-    registry, schemas = _registry()
+    from builder.gamedata.schemacheck import schemas
     try:
-        return _Compiler().schema(schemas[schema_id], registry.resolver(schema_id))
+        return _Compiler(schemas()).schema(schemas()[schema_id], schema_id)
     except Unsupported:
         return None
