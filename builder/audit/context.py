@@ -23,6 +23,7 @@ from builder.geometry.hexes import Hex
 from builder.geometry.vassal_grid import location_name
 
 OFFBOARD = "offboard"
+LOCATE_CACHE = 20_000     # map points remembered with their location
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ class AuditContext:
             self.boards[plan.name] = [
                 _Board(b.name, b.offset[0], b.offset[1], b.size[0], b.size[1], b.vgrid, dict(b.zones))
                 for b in plan.boards]
-        self._loc_cache: dict = {}
+        self._loc_cache: dict = {}                      # (map, x, y) -> Location (at most LOCATE_CACHE)
+        self._locations: dict = {}                      # Location -> the one object for it
         self._hexes_cache: dict = {}
         self._enemies: dict = {}
         self._face_keys: dict = {}
@@ -168,8 +170,13 @@ class AuditContext:
         found = self._loc_cache.get(key)
         if found is None:
             found = self._locate(map_id, x, y)
-            if len(self._loc_cache) < 200_000:
-                self._loc_cache[key] = found
+            # one object per location (a map has a few thousand; players drop pieces on many more pixels)
+            if len(self._locations) >= LOCATE_CACHE:
+                self._locations.clear()
+            found = self._locations.setdefault(found, found)
+            if len(self._loc_cache) >= LOCATE_CACHE:
+                self._loc_cache.clear()         # bounded: a log of a million drops stays flat
+            self._loc_cache[key] = found
         return found
 
     def _locate(self, map_id: str, x: int, y: int) -> Location:

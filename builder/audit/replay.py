@@ -130,6 +130,11 @@ class Visitor:
     def end_entry(self, entry: int, pos: Position) -> None: ...
     def end(self, pos: Position) -> None: ...
 
+    def wants(self, event: str) -> bool:
+        """Whether the visitor has anything to do on *event* (asked once, when the replay starts; False: the
+        event is not even built for it). A visitor overriding a handler it may not need can say so here."""
+        return True
+
 
 @dataclass
 class ReplayStats:
@@ -229,7 +234,8 @@ def _handlers(visitors, name: str) -> list:
     in order: an event nobody handles is not even built."""
     base = getattr(Visitor, name)
     return [getattr(v, name) for v in visitors
-            if getattr(type(v), name, base) is not base or name in getattr(v, "__dict__", ())]
+            if (getattr(type(v), name, base) is not base or name in getattr(v, "__dict__", ()))
+            and (not hasattr(v, "wants") or v.wants(name))]
 
 
 class Replayer:

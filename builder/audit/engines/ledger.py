@@ -19,7 +19,7 @@ from builder.audit import fastpaths
 from builder.audit.replay import Visitor
 
 
-@dataclass
+@dataclass(slots=True)
 class Activity:
     moves: int = 0
     kinds: dict = field(default_factory=dict)      # movement kind -> number of drags

@@ -287,6 +287,13 @@ class RuleSet(Visitor):
             for h in self._on["losses"]:
                 h(ev, pos)
 
+    def wants(self, event: str) -> bool:
+        """Chat lines only for an Activation Display or a rule that reads them (fastpaths: an auto-reported
+        log has one per move)."""
+        if event == "chat" and self._fast:
+            return bool(self.activations) or bool(self._on["chat"])
+        return True
+
     def chat(self, ev, pos) -> None:
         if ev.undo:
             return

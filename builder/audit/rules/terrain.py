@@ -349,7 +349,7 @@ class TerrainCosts:
                         return True
                     continue
                 if m not in around:
-                    continue
+                    continue                        # not a step from the goal
                 if least is None:
                     least = self.lower_bound(mclass, ma)
                 if c1 + least > bound:
@@ -370,6 +370,8 @@ class TerrainCosts:
         s_z = start in zh
         g_z = None
         for m, c1 in first:
+            if m != goal and m not in around:
+                continue                            # neither the goal nor a step from it
             m_z = m in zh
             if s_z and m_z and not zoc_to_zoc:
                 continue
@@ -377,8 +379,6 @@ class TerrainCosts:
             if m == goal:
                 if c1 <= bound:
                     return True
-                continue
-            if m not in around:
                 continue
             if least is None:
                 least = self.lower_bound(mclass, ma)
