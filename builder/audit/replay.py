@@ -244,10 +244,15 @@ class Replayer:
         self.visitors = list(visitors)
         self._on = {name: _handlers(self.visitors, name) for name in EVENTS + ("end_entry",)}
         self._on_move, self._on_chat = self._on["move"], self._on["chat"]
-        # the command classes the replay applies, by class (a subclass goes through _apply's tests)
-        self._by_class = {MovePiece: self._move, ChangePiece: self._change, AddPiece: self._add,
-                          RemovePiece: self._remove, TurnTracker: self._turn, Chat: self._chat,
-                          Undo: self._undo_mark, Malformed: self._count_malformed}
+        # the command classes the replay applies, by class (a subclass goes through _apply's tests); the
+        # class's functions, not bound methods, so that the replayer is no reference cycle: all it holds
+        # (the position, the rules and their caches) is freed as soon as the audit ends, not at some later
+        # full collection (a second audit with the same context would otherwise freeze it as garbage)
+        cls = type(self)
+        self._by_class = {MovePiece: cls._move, ChangePiece: cls._change, AddPiece: cls._add,
+                          RemovePiece: cls._remove, TurnTracker: cls._turn, Chat: cls._chat,
+                          Undo: cls._undo_mark, Malformed: cls._count_malformed}
+        self._apply_any = cls._apply
         self.pos = Position(ctx)
         self.stats = ReplayStats()
         self._undo = False
@@ -341,7 +346,7 @@ class Replayer:
     # -------------------------------------------------------------- commands
     def _apply_safely(self, c: Command) -> None:
         try:
-            self._by_class.get(c.__class__, self._apply)(c)
+            self._by_class.get(c.__class__, self._apply_any)(self, c)
         except (VassalFormatError, ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
             self._failed += 1
             if self._failed == 1:

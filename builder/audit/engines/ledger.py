@@ -32,6 +32,9 @@ class Activity:
     added: bool = False
 
 
+_NO_PHASE = object()        # a phase no position has (the memos' start: not the object itself, no cycle)
+
+
 def on_map(loc) -> bool:
     return loc.hex is not None
 
@@ -46,7 +49,7 @@ class Ledger(Visitor):
         self._current: set = set()          # moved in the latest entry with moves
         self._moved_now: set = set()        # moved in this entry
         self._player_turn = None
-        self._kind_phase, self._kinds = self, {}    # kind_of's answers in the phase they were given for
+        self._kind_phase, self._kinds = _NO_PHASE, {}   # kind_of's answers in the phase they were given for
         self._fast = fastpaths.ENABLED
 
     def get(self, piece_id: str) -> Activity | None:

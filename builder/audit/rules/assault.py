@@ -27,6 +27,9 @@ from . import Rule
 from .select import PlaceSet, UnitSelector, When
 
 
+_NO_PHASE = object()        # a phase no position has (a memo's start: not the object itself, no cycle)
+
+
 def shared_costs(ctx):
     """One TerrainCosts per game context (its step and path caches are shared by the rules)."""
     from .terrain import TerrainCosts
@@ -82,7 +85,7 @@ class MobileAssault(Rule):
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
         self._fast = fastpaths.ENABLED
-        self._live_phase, self._live, self._live_for = self, [], {}   # _entries_for's memo (fastpaths)
+        self._live_phase, self._live, self._live_for = _NO_PHASE, [], {}   # _entries_for's memo (fastpaths)
         self._last_launches = None      # ((frm, target), launch hexes) of the move being judged (fastpaths)
         self._sides: dict = {}          # (hex, hex) -> the hexside's types as a set (fastpaths)
 

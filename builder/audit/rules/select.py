@@ -15,6 +15,9 @@ from __future__ import annotations
 from builder.audit import fastpaths
 
 
+_NO_PHASE = object()        # a phase no position has (a memo's start: not the object itself, no cycle)
+
+
 def _ids(value) -> set:
     if value is None:
         return set()
@@ -175,7 +178,7 @@ class When:
         self.kinds, self.weather = _ids(spec.get("phase_kinds")), _ids(spec.get("weather"))
         self.sides = _ids(spec.get("phasing_sides"))
         self._fast = fastpaths.ENABLED
-        self._last = (self, False)          # (the phase last judged, the answer): one phase, one answer
+        self._last = (_NO_PHASE, False)     # (the phase last judged, the answer): one phase, one answer
 
     def applies(self, pos) -> bool:
         ph = pos.phase
