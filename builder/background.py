@@ -138,7 +138,8 @@ def _child(parent: buildcache.Context, run, fd: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)   # Ctrl-C: the parent reports it, the child just goes
     ctx = buildcache.Context(cache=buildcache.Cache(parent.cache.path) if parent.cache is not None else None,
                              jobs=parent.jobs, loose=parent.loose, memo=parent.memo, inputs=parent.inputs,
-                             files=dict(parent.files), known=parent.known, capture={}, stored={})
+                             files=dict(parent.files), known=parent.known, prepared=dict(parent.prepared),
+                             capture={}, stored={})
     notes = _Notes()
     report = {"notes": notes.notes}
     try:

@@ -179,6 +179,7 @@ class Context:
     stored: dict | None = None
     beside: dict = field(default_factory=dict)     # path -> bytes to write outside the staged folder, at the end
     prepared: dict = field(default_factory=dict)   # step -> what its prepare() made beforehand (builder.background)
+    restore_from: tuple | None = None              # (staged folder, the folder it replaces): see unwrite
 
     def lookup(self, key: str) -> bytes | None:
         data = self.memo.get(key)
@@ -228,6 +229,25 @@ class Context:
         else:
             write_loose(path, data, self.known.get(path))
 
+    def unwrite(self, paths: list) -> None:
+        """Take back files this run wrote (a step that failed half-way): each is as the previous
+        output had it (linked back from ``restore_from``, the folder being replaced), or gone."""
+        if self.writer is not None:
+            self.writer.drain()
+        for path in map(Path, paths):
+            self.files.pop(path, None)
+            if self.capture is not None:
+                self.capture.pop(path, None)
+                continue
+            if not self.loose:
+                continue    # written atomically in place: there is nothing older to put back
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            if self.restore_from is not None:
+                stage, target = self.restore_from
+                with contextlib.suppress(OSError, ValueError):
+                    os.link(target / path.relative_to(stage), path)
+
     def write_beside(self, path: Path, data: bytes) -> None:
         """An output outside the game's staged folder (the sheets PDF beside it): written
         atomically by the build once the folder is in place, so a build that fails on the way
@@ -251,9 +271,8 @@ class Context:
         from concurrent.futures.process import BrokenProcessPool
 
         from builder.errors import BuildError
-        if self.writer is not None:
-            # a process forked while another thread holds a lock inherits the lock held, for good
-            self.writer.drain()
+        # the background writer goes on meanwhile: a lock it holds at a fork stays held in the worker,
+        # but a worker only draws, and never touches the writer, its queue or the files it writes
         pool = ProcessPoolExecutor(min(self.jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"))
         try:
             yield from pool.map(fn, tasks, chunksize=chunksize)

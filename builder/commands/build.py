@@ -168,6 +168,7 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
             ctx.known = {stage / Path(rel).relative_to(report.game): v for rel, v in manifest.recorded_outputs().items()
                          if Path(rel).parts[:1] == (report.game,)}
             ctx.writer = buildcache.LooseWriter()
+            ctx.restore_from = (stage, out_dir)
             write_failed = False
             outputs: dict = {}          # step -> its paths, listed in step order whatever order they end in
             pending: dict = {}          # step -> background.StepInChild still running

@@ -163,9 +163,10 @@ def _worker_draw(task):
     return _draw_pngs(_WORKER_GAME, piece, face, sizes)
 
 
-def face_pngs(game, progress=SILENT, count: bool = True) -> dict:
+def face_pngs(game, progress=SILENT, count: bool = True, on_face=None) -> dict:
     """{(piece_id, face): (module PNG, print PNG)} of every face: from the build's cache where the
-    face's key is there, else drawn (in ``jobs`` processes) and cached."""
+    face's key is there, else drawn (in ``jobs`` processes) and cached. ``on_face(key, small, large)``
+    is told of each face as soon as it is there (the cached ones first, then each as it is drawn)."""
     global _WORKER_GAME
     ctx = buildcache.current()
     info = counter_info(game)
@@ -183,19 +184,21 @@ def face_pngs(game, progress=SILENT, count: bool = True) -> dict:
         ctx.count("counter face", reused=len(out), rebuilt=len(todo))
     if todo:   # one size for every face: an over-budget drawing is refused here, before any worker starts
         drawing_px(game, sizes)
+    if on_face is not None:
+        for k, (small, large) in out.items():
+            on_face(k, small, large)
     _WORKER_GAME = game
     try:
-        drawn = []
-        for n, result in enumerate(ctx.map(_worker_draw, todo, chunksize=8), 1):
-            drawn.append(result)
+        for n, ((piece, face, _), (small, large)) in enumerate(zip(todo, ctx.map(_worker_draw, todo, chunksize=8)), 1):
+            key = keys[(piece.piece_id, face)]
+            ctx.store(key + "-module", small)
+            ctx.store(key + "-print", large)
+            out[(piece.piece_id, face)] = (small, large)
+            if on_face is not None:
+                on_face((piece.piece_id, face), small, large)
             progress.step(f"{game.id}: counters", n, len(todo))
     finally:
         _WORKER_GAME = None
-    for (piece, face, _), (small, large) in zip(todo, drawn):
-        key = keys[(piece.piece_id, face)]
-        ctx.store(key + "-module", small)
-        ctx.store(key + "-print", large)
-        out[(piece.piece_id, face)] = (small, large)
     return {k: out[k] for k in keys}
 
 
@@ -205,11 +208,34 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     plist = pieces(game)
     budget.check(game, CONTACT_SHEET, *contact_sheet_size(len(plist), counter_info(game)["image_px"]),
                  "game.counter.image_px")   # before anything is drawn
-    faces = face_pngs(game, progress)
     files: dict[Path, bytes] = {}
-    for (pid, face), (small, large) in faces.items():
-        files[out_dir / COUNTERS_DIR / image_name(pid, face)] = small
-        files[out_dir / PRINT_DIR / image_name(pid, face)] = large
+
+    # in a build's staged folder each face is written as soon as it is drawn (creating a few thousand
+    # files takes seconds on a slow disk, and the background writer does it while the rest is drawn);
+    # a failed step's files are taken back then. Elsewhere files are replaced in place: all at the end.
+    early = ctx.restore_from is not None or ctx.capture is not None
+
+    def write_face(key, small, large):
+        for path, data in ((out_dir / COUNTERS_DIR / image_name(*key), small), (out_dir / PRINT_DIR / image_name(*key), large)):
+            files[path] = data
+            if early:
+                ctx.write(path, data)
+    try:
+        faces = face_pngs(game, progress, on_face=write_face)
+        _contact(game, out_dir, plist, faces, files)
+    except BaseException:   # the step failed: its images stay as the last build made them
+        if early:
+            ctx.unwrite(list(files))
+        raise
+    for path, data in files.items():
+        if not early or path == out_dir / CONTACT_SHEET:
+            ctx.write(path, data)
+    _remove_stale(out_dir, files)
+    return sorted(files)
+
+
+def _contact(game, out_dir: Path, plist, faces: dict, files: dict) -> None:
+    ctx = buildcache.current()
     title = (game.doc.get("game") or {}).get("title") or game.id
     version = buildcache.source_version(*RENDER_SOURCES)
     digests = {k: buildcache.digest(small) for k, (small, _) in faces.items()}
@@ -217,10 +243,6 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
                                   list(digests.values()))
     files[out_dir / CONTACT_SHEET] = ctx.cached("contact sheet", sheet_key,
                                                 lambda: _contact_sheet(game, title, plist, faces, digests))
-    for path, data in files.items():
-        ctx.write(path, data)
-    _remove_stale(out_dir, files)
-    return sorted(files)
 
 
 _WORKER_SHEET = None   # (title, pieces, faces, px) the forked workers draw contact-sheet bands from
