@@ -263,7 +263,7 @@ class Context:
         BuildError, never a hang: concurrent.futures' process pool notices a lost worker, where
         multiprocessing.Pool waits for its result for ever (and its terminate can block on a
         task queue still full). After an error the tasks not started are cancelled."""
-        if len(tasks) < 2 or self.jobs < 2:
+        if len(tasks) < 2 or self.jobs < 2 or not hasattr(os, "fork"):   # no fork (Windows): one process
             yield from map(fn, tasks)
             return
         import multiprocessing

@@ -383,3 +383,17 @@ def test_steps_run_beside_each_other_give_a_one_process_builds_bytes_and_summary
             sqlite3.connect(two / buildcache.CACHE_DIR / "objects.sqlite") as b:
         q = "SELECT key, sha FROM entries ORDER BY key"
         assert a.execute(q).fetchall() == b.execute(q).fetchall()    # the children's entries are stored too
+
+
+def test_without_fork_the_steps_run_one_after_the_other_with_the_same_bytes(tiny_game, tmp_path, capsys, monkeypatch):
+    """Where os.fork does not exist (Windows) nothing is forked: the same outputs, in one process."""
+    import os
+    from builder import background
+    game = tiny_game / "game.yaml"
+    _build(game, tmp_path / "forked", capsys, "--jobs", "2")
+    forks = []
+    monkeypatch.setattr(background, "AVAILABLE", False)
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(background.StepInChild, "__init__", lambda *a: forks.append(a))
+    _build(game, tmp_path / "unforked", capsys, "--jobs", "2")
+    assert forks == [] and _files(tmp_path / "forked") == _files(tmp_path / "unforked")

@@ -112,7 +112,7 @@ PREPARED = {"module": "module (prepared)"}
 def _prepare(steps, ctx, report, pending) -> None:
     """Start the prepare() of each step that has one, in a child, when steps before it run meanwhile."""
     for i, name in enumerate(steps):
-        if name in PREPARED and ctx.jobs > 1 and i > 0:
+        if name in PREPARED and ctx.jobs > 1 and i > 0 and background.AVAILABLE:
             module = _step(name)
             if module is not None:
                 pending[PREPARED[name]] = background.StepInChild(ctx, lambda p, m=module: m.prepare(report, p))
@@ -198,7 +198,7 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
                     if PREPARED.get(name) in pending:
                         ctx.prepared[name] = _prepared(pending.pop(PREPARED[name]), progress)
                     later = steps[i + 1] if i + 1 < len(steps) else None
-                    if ctx.jobs > 1 and later is not None and name not in NEEDS[later]:
+                    if ctx.jobs > 1 and background.AVAILABLE and later is not None and name not in NEEDS[later]:
                         # the next step does not need this one: this one runs beside it, in a child
                         pending[name] = background.StepInChild(
                             ctx, lambda p, m=module: m.build(report, stage, p))
