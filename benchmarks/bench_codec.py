@@ -118,6 +118,12 @@ if payload[:5] == b"!VCSK":
 """
 
 
+def rule(header: str) -> None:
+    """A table's column heads and the line under them."""
+    print(header)
+    print("-" * len(header))
+
+
 def keep_heap() -> bool:
     """Ask glibc's malloc to keep freed memory in the heap (never trim it, no ``mmap`` for buffers
     up to 32 MB), so a round reuses the pages the warm-up touched instead of faulting in fresh ones
@@ -374,8 +380,7 @@ def main() -> int:
     print()
     print(f"in-process decode, warm (CPU time, medians of {R} alternated rounds; ratios: median/min of the "
           f"per-round ratios; heap kept: {'yes' if kept else 'no (not glibc): page faults included'})")
-    print(header)
-    print("-" * len(header))
+    rule(header)
     for label, path, _ in files:
         n = ours_read(path)
         pieces = sum(1 for _, c in read_save(path).leaves()
@@ -394,8 +399,7 @@ def main() -> int:
     print()
     print(f"cold: a fresh interpreter per run (modules imported first; CPU time, medians of {C} alternated rounds)")
     header = f"{'file':<32} {'baseline':>9} {'full':>8} {'full/base med/min':>17} {'faults b/f':>13}"
-    print(header)
-    print("-" * len(header))
+    rule(header)
     for label, path, _ in files:
         res = rounds({"floor": str(path), "full": str(path)}, C, lambda kind, p: child_run(kind, p))
         fr, fmin = ratio(res["full"], res["floor"])
@@ -412,8 +416,7 @@ def main() -> int:
                   "minus one doing k-1; real saves only)")
             header = (f"{'file':<32} {'floor':>12} {'full warm':>13} {'full cold':>13} "
                       f"{'warm/floor':>10} {'cold/floor':>10}")
-            print(header)
-            print("-" * len(header))
+            rule(header)
             for label, path, generated in files:
                 if generated:
                     continue
@@ -430,8 +433,7 @@ def main() -> int:
     print()
     print(f"streamed decode (SaveStream, every leaf visited; CPU time, medians of {R} alternated rounds)")
     header = f"{'file':<32} {'leaves':>9} {'baseline':>9} {'stream':>8} {'stream/base':>11} {'commands/s':>11}"
-    print(header)
-    print("-" * len(header))
+    rule(header)
     for label, path, _ in files:
         leaves = ours_stream(path)
         res = rounds({"base": lambda: baseline(path), "stream": lambda: ours_stream(path)}, R)
@@ -443,8 +445,7 @@ def main() -> int:
               f"{'pyw dump -d':>11} {'pyw/dump':>8}")
     print()
     print(f"whole process (CPU time, medians of {R} alternated rounds; pywargame: median of {args.repeat} runs)")
-    print(header)
-    print("-" * len(header))
+    rule(header)
     for label, path, _ in files:
         res = process_rounds({"floor": [sys.executable, "-c", FLOOR_SNIPPET, str(path)],
                               "dump": [sys.executable, "-m", "builder", "dump", "--json", str(path)]}, R)

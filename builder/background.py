@@ -29,7 +29,7 @@ from builder import buildcache
 from builder.errors import BuildError
 
 DIED = "a worker process stopped before it finished (killed, or out of memory?)"
-AVAILABLE = hasattr(os, "fork")   # where there is no fork (Windows) the steps run one after the other
+AVAILABLE = buildcache.CAN_FORK   # where there is no fork (Windows) the steps run one after the other
 
 
 class _Notes:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 CACHE_DIR = ".cache"
+CAN_FORK = hasattr(os, "fork")   # without fork (Windows) everything is drawn in this process
 
 
 # ------------------------------------------------------------------------------------ keys
@@ -229,6 +230,12 @@ class Context:
         else:
             write_loose(path, data, self.known.get(path))
 
+    @property
+    def can_unwrite(self) -> bool:
+        """Whether :meth:`unwrite` can put back what the previous output had (a staged build, or a
+        step in a child whose writes are only kept); elsewhere files are replaced in place."""
+        return self.restore_from is not None or self.capture is not None
+
     def unwrite(self, paths: list) -> None:
         """Take back files this run wrote (a step that failed half-way): each is as the previous
         output had it (linked back from ``restore_from``, the folder being replaced), or gone."""
@@ -263,7 +270,7 @@ class Context:
         BuildError, never a hang: concurrent.futures' process pool notices a lost worker, where
         multiprocessing.Pool waits for its result for ever (and its terminate can block on a
         task queue still full). After an error the tasks not started are cancelled."""
-        if len(tasks) < 2 or self.jobs < 2 or not hasattr(os, "fork"):   # no fork (Windows): one process
+        if len(tasks) < 2 or self.jobs < 2 or not CAN_FORK:
             yield from map(fn, tasks)
             return
         import multiprocessing

@@ -393,6 +393,7 @@ def test_without_fork_the_steps_run_one_after_the_other_with_the_same_bytes(tiny
     _build(game, tmp_path / "forked", capsys, "--jobs", "2")
     forks = []
     monkeypatch.setattr(background, "AVAILABLE", False)
+    monkeypatch.setattr(buildcache, "CAN_FORK", False)
     monkeypatch.delattr(os, "fork")
     monkeypatch.setattr(background.StepInChild, "__init__", lambda *a: forks.append(a))
     _build(game, tmp_path / "unforked", capsys, "--jobs", "2")

@@ -213,7 +213,7 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     # in a build's staged folder each face is written as soon as it is drawn (creating a few thousand
     # files takes seconds on a slow disk, and the background writer does it while the rest is drawn);
     # a failed step's files are taken back then. Elsewhere files are replaced in place: all at the end.
-    early = ctx.restore_from is not None or ctx.capture is not None
+    early = ctx.can_unwrite
 
     def write_face(key, small, large):
         for path, data in ((out_dir / COUNTERS_DIR / image_name(*key), small), (out_dir / PRINT_DIR / image_name(*key), large)):
@@ -222,27 +222,29 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
                 ctx.write(path, data)
     try:
         faces = face_pngs(game, progress, on_face=write_face)
-        _contact(game, out_dir, plist, faces, files)
+        sheet = _contact(game, plist, faces)
     except BaseException:   # the step failed: its images stay as the last build made them
         if early:
             ctx.unwrite(list(files))
         raise
-    for path, data in files.items():
-        if not early or path == out_dir / CONTACT_SHEET:
+    if not early:
+        for path, data in files.items():
             ctx.write(path, data)
+    files[out_dir / CONTACT_SHEET] = sheet
+    ctx.write(out_dir / CONTACT_SHEET, sheet)
     _remove_stale(out_dir, files)
     return sorted(files)
 
 
-def _contact(game, out_dir: Path, plist, faces: dict, files: dict) -> None:
+def _contact(game, plist, faces: dict) -> bytes:
+    """The contact sheet's PNG, from the cache or drawn."""
     ctx = buildcache.current()
     title = (game.doc.get("game") or {}).get("title") or game.id
     version = buildcache.source_version(*RENDER_SOURCES)
     digests = {k: buildcache.digest(small) for k, (small, _) in faces.items()}
     sheet_key = buildcache.digest("contact-sheet", version, title, [(p.piece_id, p.faces) for p in plist],
                                   list(digests.values()))
-    files[out_dir / CONTACT_SHEET] = ctx.cached("contact sheet", sheet_key,
-                                                lambda: _contact_sheet(game, title, plist, faces, digests))
+    return ctx.cached("contact sheet", sheet_key, lambda: _contact_sheet(game, title, plist, faces, digests))
 
 
 _WORKER_SHEET = None   # (title, pieces, faces, px) the forked workers draw contact-sheet bands from
