@@ -28,12 +28,15 @@ LOCATE_CACHE = 20_000     # map points remembered with their location
 
 @dataclass(frozen=True)
 class Location:
-    """Where a piece is: the map, VASSAL's location name there, and the hex when it is one."""
+    """Where a piece is: the map, VASSAL's location name there, and the hex when it is one; ``index``: the
+    hex's number in :attr:`AuditContext.hexes` (-1: not a hex), for tables indexed by hex (set by
+    :meth:`AuditContext.locate`; derived from ``hex``, so not compared)."""
 
     map: str | None
     name: str
     hex: Hex | None = None
     kind: str = "offmap"        # hex | zone | board | offboard | offmap
+    index: int = field(default=-1, compare=False)
 
     def __str__(self) -> str:
         return self.name
@@ -103,6 +106,11 @@ class AuditContext:
             raise AuditInputError(f"{report.game}: the game has no map with a grid; nothing to audit against")
         self.report, self.game, self.grid = report, game, grid
         self.game_id = report.game
+        # hexes as small integers: index i of self.hexes (the grid's hexes, sorted); tables indexed by hex
+        # (lists, not dicts keyed by Hex) read a Location's ``index``, given once when the location is made
+        self.hexes: tuple = grid.all_hexes()
+        self.hex_index: dict = {h: i for i, h in enumerate(self.hexes)}
+        self._neighbour_index = None
         counters = {(pid, face): Path(rel).name for pid, face, rel in counter_build.counter_images(game)}
         self.defs = {d.key: d for d in pieces.build_defs(game, counters) if d.kind == "unit"}
         layout = maps.Layout(game, grid, SimpleNamespace(maps=map_build.game_map_images(game, grid)), draw=False)
@@ -193,9 +201,19 @@ class AuditContext:
             if b.vgrid is not None:
                 name = location_name(b.vgrid.grid, b.vgrid.numbering, (lx, ly), (b.width, b.height))
                 h = self.grid.parse(name)
-                return Location(map_id, name, h, "hex" if h is not None else "board")
+                if h is None:
+                    return Location(map_id, name, None, "board")
+                return Location(map_id, name, h, "hex", self.hex_index[h])
             return Location(map_id, b.name, None, "board")
         return Location(map_id, OFFBOARD, None, "offboard")
+
+    def neighbour_index(self) -> tuple:
+        """Per hex index, the indices of its neighbours on the grid (grid.neighbours' order), made once."""
+        found = self._neighbour_index
+        if found is None:
+            index, neighbours = self.hex_index, self.grid.neighbours
+            found = self._neighbour_index = tuple(tuple(index[n] for n in neighbours(h)) for h in self.hexes)
+        return found
 
     # ------------------------------------------------------------------ units
     def face_key(self, unit_id: str, level: int) -> str:

@@ -76,6 +76,7 @@ class Position:
     _markers_at: dict = field(default_factory=dict, repr=False, compare=False)   # hex -> its markers (until one moves)
     # sets of hexes whose units changed (an engine watching the occupancy takes and empties its own set)
     _watchers: list = field(default_factory=list, repr=False, compare=False)
+    _index_watchers: list = field(default_factory=list, repr=False, compare=False)   # ... as hex indices
     _classes: dict = field(default_factory=dict, repr=False, compare=False)   # id(unit) -> (unit, level, class)
 
     # ------------------------------------------------------------------ queries
@@ -160,9 +161,24 @@ class Position:
         self._watchers.append(found)
         return found
 
+    def watch_index(self) -> set:
+        """:meth:`watch` with the hexes as their indices (Location.index, AuditContext.hexes)."""
+        found: set = set()
+        self._index_watchers.append(found)
+        return found
+
     def _touch(self, h: Hex) -> None:
         for w in self._watchers:
             w.add(h)
+
+    def _touch_index(self, loc: Location) -> None:
+        i = loc.index
+        if i < 0:
+            i = self.ctx.hex_index.get(loc.hex, -1)     # a Location made by hand
+            if i < 0:
+                return
+        for w in self._index_watchers:
+            w.add(i)
 
     def location_of(self, piece_id: str) -> Location | None:
         u = self.units.get(piece_id)
@@ -179,9 +195,12 @@ class Position:
             self.by_hex.setdefault(unit.location.hex, {})[unit.piece_id] = unit
             if self._watchers:
                 self._touch(unit.location.hex)
+            if self._index_watchers:
+                self._touch_index(unit.location)
 
     def set_location(self, unit: Unit, loc: Location) -> None:
-        old, new = unit.location.hex, loc.hex
+        old_loc = unit.location
+        old, new = old_loc.hex, loc.hex
         by_hex = self.by_hex
         if old is not None:
             here = by_hex.get(old)
@@ -198,6 +217,11 @@ class Position:
                 self._touch(old)
             if new is not None:
                 self._touch(new)
+        if self._index_watchers:
+            if old is not None:
+                self._touch_index(old_loc)
+            if new is not None:
+                self._touch_index(loc)
 
     def place(self, piece_id: str, loc: Location) -> None:
         u = self.units.get(piece_id)
@@ -253,4 +277,6 @@ class Position:
             self.by_hex.get(u.location.hex, {}).pop(piece_id, None)
             if self._watchers:
                 self._touch(u.location.hex)
+            if self._index_watchers:
+                self._touch_index(u.location)
         return u

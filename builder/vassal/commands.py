@@ -513,23 +513,26 @@ class MovePiece(Command):
             self._decode_fields(raw)
 
     def _decode_fields(self, raw: str) -> None:
+        # read on every move a replay applies: the ints parsed one by one, the fields set through their slots
         t = decode(raw[2:], "/")
         if len(t) < 9:
             raise CommandError(f"MovePiece needs at least 9 fields, got {len(t)}")
-        ints = [parse_java_int(t[i]) for i in (2, 3, 6, 7)]
-        if any(v is None for v in ints):
+        pj = parse_java_int
+        nx, ny, ox, oy = pj(t[2]), pj(t[3]), pj(t[6]), pj(t[7])
+        if nx is None or ny is None or ox is None or oy is None:
             raise CommandError("MovePiece coordinates are not integers")
-        s = object.__setattr__
-        s(self, "piece_id", _null(t[0]))
-        s(self, "new_map", _null(t[1]))
-        s(self, "new_x", ints[0])
-        s(self, "new_y", ints[1])
-        s(self, "new_under", _null(t[4]))
-        s(self, "old_map", _null(t[5]))
-        s(self, "old_x", ints[2])
-        s(self, "old_y", ints[3])
-        s(self, "old_under", _null(t[8]))
-        s(self, "player_id", t[9] if len(t) > 9 else None)
+        pid, nmap, nunder, omap, ounder = t[0], t[1], t[4], t[5], t[8]
+        s_id, s_nmap, s_nx, s_ny, s_nunder, s_omap, s_ox, s_oy, s_ounder, s_player = _MOVE_SLOTS
+        s_id(self, None if pid == "null" else pid)
+        s_nmap(self, None if nmap == "null" else nmap)
+        s_nx(self, nx)
+        s_ny(self, ny)
+        s_nunder(self, None if nunder == "null" else nunder)
+        s_omap(self, None if omap == "null" else omap)
+        s_ox(self, ox)
+        s_oy(self, oy)
+        s_ounder(self, None if ounder == "null" else ounder)
+        s_player(self, t[9] if len(t) > 9 else None)
 
     def _encode(self) -> str:
         toks = [_wrap(self.piece_id), _wrap(self.new_map), str(self.new_x), str(self.new_y),
@@ -549,6 +552,9 @@ class MovePiece(Command):
         by = f" by {self._s(self.player_id, mask)}" if self.player_id else ""
         return (f"MovePiece {self.piece_id}: {self.old_map} ({self.old_x},{self.old_y}) -> "
                 f"{self.new_map} ({self.new_x},{self.new_y}){under}{by}")
+
+
+_MOVE_SLOTS = tuple(getattr(MovePiece, name).__set__ for name in MovePiece.LAZY)   # in LAZY's order
 
 
 _ENT = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'"}

@@ -56,9 +56,10 @@ class Engines(Visitor):
         the log is at its scenario's start and the tracker has not moved, a unit whose set-up is a
         choice (an area, hexes, near a hex, boxes) moved to a place its set-up entry allows."""
         frm = getattr(ev, "frm", None)
-        if frm is not None and self.ctx.is_staging(frm, "To place"):
+        # ctx.is_staging(frm, "To place") spelt out: three rules ask it for every move
+        if frm is not None and frm.kind == "zone" and frm.name.startswith("To place:"):
             return True
-        if not self.setup_stage:
+        if not self.arrivals.setup_stage:
             return False
         from .arrivals import setup_choice_allows
         return setup_choice_allows(self.ctx, self.arrivals.scenario, ev.unit, ev.to, pos)

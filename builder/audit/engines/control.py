@@ -79,6 +79,10 @@ class ControlMap(Visitor):
             hexes = self.ctx.hexes_of(list(e.get("regions") or []) + list(e.get("areas") or []))
             hexes |= {h for h in (ctx.grid.parse(x) for x in e.get("hexes") or []) if h is not None}
             self.initial_rules.append((e["side"], hexes))
+        # hexes as small integers (ctx.hexes): the owner of every hex in a list by index, dirty hexes and the
+        # areas an event can affect as sets of indices; current and changes stay keyed by Hex (the API)
+        self.hexes, self._hex_index = ctx.hexes, ctx.hex_index
+        self._nbr = ctx.neighbour_index() if self.enabled else ()
         self.current: dict = {}           # hex -> side, for hexes whose control changed in the log
         self.changes: dict = {}           # hex -> History: its latest ControlChanges (at most HISTORY)
         self._kinds: dict = {}            # (turn, side, how) -> its index in _kind_list (History's table)
@@ -87,11 +91,12 @@ class ControlMap(Visitor):
         self._turn = None
         self._is_combat: dict = {}
         self._by_occupation, self._by_zoc = "occupation" in self.by, "zoc" in self.by
-        self._initial: dict = {}          # hex -> its initial owner (looked up once)
+        self._initial: dict = {}          # hex -> its initial owner (looked up once; hexes off the grid)
+        self._owner: list = [self.initial(h) for h in self.hexes] if self.enabled else []   # hex index -> owner now
         self._fast = fastpaths.ENABLED
-        self._dirty: set = set()          # hexes whose units or ZOC sides changed since last judged
-        self._occupancy: set | None = None   # the position's watch set (hexes whose units changed)
-        self._near: dict = {}             # hex -> the hexes an event there can affect
+        self._dirty: set = set()          # hex indices whose units or ZOC sides changed since last judged
+        self._occupancy: set | None = None   # the position's watch set (hex indices whose units changed)
+        self._near: list = [None] * len(self.hexes)   # hex index -> the hex indices an event there can affect
 
     # ------------------------------------------------------------------ queries
     def initial(self, h) -> str | None:
@@ -107,7 +112,14 @@ class ControlMap(Visitor):
 
     def owner(self, h) -> str | None:
         """The side controlling hex *h* now (None: no one)."""
+        i = self._hex_index.get(h)
+        if i is not None and self._owner:
+            return self._owner[i]
         return self.current[h] if h in self.current else self.initial(h)
+
+    def owner_index(self, i: int) -> str | None:
+        """:meth:`owner` of the hex of index *i* (ctx.hexes)."""
+        return self._owner[i] if self._owner else self.initial(self.hexes[i])
 
     def history(self, h) -> list:
         """The changes of the hex's control in the log, oldest first (the latest HISTORY of them)."""
@@ -127,8 +139,10 @@ class ControlMap(Visitor):
             found = self._is_combat[u.unit_id] = self.ctx.game.is_combat(data)
         return found
 
-    def _judge(self, h, pos) -> None:
+    def _judge(self, i: int, pos) -> None:
+        """Judge the control of the hex of index *i* now."""
         new, how = None, ""
+        h = self.hexes[i]
         here = pos.by_hex.get(h)
         if self._by_occupation and here:
             any_unit, is_combat = self.any_unit, self._is_combat
@@ -144,17 +158,17 @@ class ControlMap(Visitor):
             if new is not None:
                 how = "occupation"
         if new is None and self._by_zoc and not here and self.zoc.enabled:
-            zs = self.zoc.count.get(h)      # side -> units projecting into h (no side with none)
-            if zs and len(zs) == 1:
-                for side in zs:
-                    if side not in self.ctx.enemies(side):
-                        new, how = side, "zoc"
-        if new is None:
+            for side, cnt in self.zoc.counts.items():      # the one side whose units project into h
+                if cnt[i]:
+                    if new is not None:
+                        return              # two sides: contested, unchanged
+                    new = side
+            if new is None or new in self.ctx.enemies(new):
+                return
+            how = "zoc"
+        if new is None or new == self._owner[i]:
             return
-        current = self.current
-        if new == (current[h] if h in current else self.initial(h)):
-            return
-        current[h] = new
+        self._owner[i] = self.current[h] = new
         found = self.changes.get(h)
         if found is None:
             found = self.changes[h] = History(self._kind_list)
@@ -165,25 +179,25 @@ class ControlMap(Visitor):
             self._kind_list.append(kind)
         found.append(self._entry, k)
 
-    def _around(self, hexes, pos) -> None:
-        """Judge again the hexes an event at *hexes* can affect: those hexes and, when ZOC takes
-        control, their neighbours."""
+    def _around(self, idx, pos) -> None:
+        """Judge again the hexes an event at the hexes of indices *idx* (-1: not a hex) can affect: those
+        hexes and, when ZOC takes control, their neighbours."""
         if self._fast and self._occupancy is not None:
-            self._changed_around(hexes, pos)
+            self._changed_around(idx, pos)
             return
         todo = set()
-        neighbours = self.ctx.grid.neighbours
-        for h in hexes:
-            if h is None:
+        nbr = self._nbr
+        for i in idx:
+            if i < 0:
                 continue
-            todo.add(h)
+            todo.add(i)
             if self._by_zoc:
-                todo.update(neighbours(h))
+                todo.update(nbr[i])
         judge = self._judge
-        for h in todo:
-            judge(h, pos)
+        for i in todo:
+            judge(i, pos)
 
-    def _changed_around(self, hexes, pos) -> None:
+    def _changed_around(self, idx, pos) -> None:
         """:meth:`_around` for the hexes among them that changed since they were last judged (judging
         one that did not change changes nothing); the others stay marked until an event near them."""
         dirty = self._dirty
@@ -197,60 +211,71 @@ class ControlMap(Visitor):
         if not dirty:
             return
         todo = None
-        for h in hexes:
-            if h is not None:
-                a = self._near.get(h)
+        near = self._near
+        for i in idx:
+            if i >= 0:
+                a = near[i]
                 if a is None:
-                    a = self._near[h] = self._area(h)
+                    a = near[i] = self._area(i)
                 todo = dirty & a if todo is None else todo | (dirty & a)
         if todo:
             dirty -= todo
             judge = self._judge
-            for h in todo:
-                judge(h, pos)
+            for i in todo:
+                judge(i, pos)
 
-    def _area(self, h) -> frozenset:
-        """The hexes whose control an event at *h* can change: *h*, and its neighbours when ZOC takes control."""
-        return frozenset((h, *self.ctx.grid.neighbours(h))) if self._by_zoc else frozenset((h,))
+    def _area(self, i: int) -> frozenset:
+        """The hex indices whose control an event at hex *i* can change: *i*, and its neighbours when ZOC
+        takes control."""
+        return frozenset((i, *self._nbr[i])) if self._by_zoc else frozenset((i,))
+
+    def _index(self, loc) -> int:
+        i = loc.index
+        if i < 0 and loc.hex is not None:               # a Location made by hand
+            i = self._hex_index.get(loc.hex, -1)
+        return i
 
     def begin(self, pos) -> None:
         if self.enabled:
             self._turn = pos.turn
-            self._around_all({u.location.hex for u in pos.units.values()}, pos)
+            self._around_all({self._index(u.location) for u in pos.units.values()}, pos)
             self.changes.clear()            # the start position is the initial state, not a change
             if self._fast:                  # from now on, judge only what changed
-                self._occupancy = pos.watch()
+                self._occupancy = pos.watch_index()
                 self.zoc.touched = set()
                 self._dirty.clear()
 
-    def _around_all(self, hexes, pos) -> None:
+    def _around_all(self, idx, pos) -> None:
         todo = set()
-        for h in hexes:
-            if h is not None:
-                todo.add(h)
+        for i in idx:
+            if i >= 0:
+                todo.add(i)
                 if self._by_zoc:
-                    todo.update(self.ctx.grid.neighbours(h))
-        for h in todo:
-            self._judge(h, pos)
+                    todo.update(self._nbr[i])
+        for i in todo:
+            self._judge(i, pos)
 
     def move(self, ev, pos) -> None:
         if self.enabled:
             self._entry, self._turn = ev.entry, pos.turn
-            self._around((ev.frm.hex, ev.to.hex), pos)
+            frm, to = ev.frm.index, ev.to.index
+            if frm < 0 and ev.frm.hex is not None or to < 0 and ev.to.hex is not None:
+                frm, to = self._index(ev.frm), self._index(ev.to)
+            self._around((frm, to), pos)
 
     def add(self, ev, pos) -> None:
         if self.enabled:
             self._entry, self._turn = ev.entry, pos.turn
-            self._around((ev.unit.location.hex,), pos)
+            self._around((self._index(ev.unit.location),), pos)
 
     def remove(self, ev, pos) -> None:
         if self.enabled:
             self._entry, self._turn = ev.entry, pos.turn
-            self._around((ev.unit.location.hex,), pos)
+            self._around((self._index(ev.unit.location),), pos)
 
     def flip(self, ev, pos) -> None:
         if self.enabled:
             self._entry, self._turn = ev.entry, pos.turn
-            self._around((ev.unit.location.hex,), pos)
+            self._around((self._index(ev.unit.location),), pos)
 
     status = flip

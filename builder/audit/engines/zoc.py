@@ -61,17 +61,47 @@ class ZocMap(Visitor):
         self.rigid_classes = set(rigid) if isinstance(rigid, list) else set()
         self.zoc_to_zoc = spec.get("zoc_to_zoc", True)
         self.negated = set(spec.get("negated_by_friendly") or [])
-        self.zone: dict = {}              # piece id -> (side, frozenset of hexes)
-        self.count: dict = {}             # hex -> {side: number of units projecting into it}
+        # hexes as small integers (ctx.hexes): a zone is a frozenset of hex indices, each side's count of
+        # units projecting into a hex a list indexed by hex; by_side, the view the path searches read, is
+        # keyed by Hex and kept beside them
+        self.hexes, self._hex_index = ctx.hexes, ctx.hex_index
+        self._izone: dict = {}            # piece id -> (side, frozenset of hex indices)
+        self.counts: dict = {}            # side -> [units of the side projecting into hex i] (list by index)
         self.version = 0                  # changes whenever any zone changes
         self.by_side: dict = {}           # side -> {hex: number of its units projecting into it}
         self.side_version: dict = {}      # side -> changes whenever one of its zones changes
         self._enemies: dict = {}          # side -> its enemies, sorted
-        self._reach: dict = {}            # hex -> the hexes a ZOC from it reaches by terrain and hexsides
+        self._enemy_counts: dict = {}     # side -> the counts lists of its enemies
+        self._reach: list = [None] * len(self.hexes)   # hex index -> the hex indices a ZOC from it reaches
+        self._confined_index = [(nats, sides, frozenset(self._hex_index[h] for h in region if h in self._hex_index))
+                                for nats, sides, region in self.confined]
         self._projects: dict = {}         # (unit id, type, nationality, status, level) -> projects a ZOC
         self._unit_projects: dict = {}    # id(unit) -> (unit, status, level, projects a ZOC)
         self._zones: dict = {}            # side -> the EnemyZone of the enemies' current state
-        self.touched: set | None = None   # when a listener sets it (control): hexes whose projecting sides changed
+        self.touched: set | None = None   # when a listener sets it (control): hex indices whose projecting sides changed
+
+    @property
+    def zone(self) -> dict:
+        """piece id -> (side, frozenset of the hexes its ZOC covers), for every unit projecting one."""
+        hexes = self.hexes
+        return {pid: (side, frozenset(hexes[i] for i in z)) for pid, (side, z) in self._izone.items()}
+
+    @property
+    def count(self) -> dict:
+        """hex -> {side: number of its units projecting into it} (made from the per-side lists when asked)."""
+        out: dict = {}
+        hexes = self.hexes
+        for side, cnt in self.counts.items():
+            for i, n in enumerate(cnt):
+                if n:
+                    out.setdefault(hexes[i], {})[side] = n
+        return out
+
+    def _counts_of(self, side: str) -> list:
+        found = self.counts.get(side)
+        if found is None:
+            found = self.counts[side] = [0] * len(self.hexes)
+        return found
 
     # ------------------------------------------------------------------ projection
     def projects(self, unit, pos) -> bool:
@@ -116,42 +146,55 @@ class ZocMap(Visitor):
 
     def zone_of(self, unit, pos) -> frozenset:
         """The hexes the unit's ZOC covers (empty if it projects none)."""
+        hexes = self.hexes
+        return frozenset(hexes[i] for i in self.zone_index(unit, pos))
+
+    def zone_index(self, unit, pos) -> frozenset:
+        """:meth:`zone_of` as hex indices (ctx.hexes)."""
         if not self.enabled or not self.projects(unit, pos):
             return EMPTY
-        h = unit.location.hex
-        out = self._reach.get(h)
+        i = unit.location.index
+        if i < 0:                                       # a hex not on the grid (a Location made by hand)
+            i = self._hex_index.get(unit.location.hex, -1)
+            if i < 0:
+                return EMPTY
+        out = self._reach[i]
         if out is None:
-            out = self._reach[h] = self._reach_of(h)
-        if self.confined:
+            out = self._reach[i] = self._reach_of(i)
+        if self._confined_index:
             nat = unit.props.get("Nationality", "")
-            for nats, sides, region in self.confined:
+            for nats, sides, region in self._confined_index:
                 if nat in nats or unit.side in sides:
                     out = out & region
         if pos.markers:
+            hexes = self.hexes
             for sides, markers in self.marker_blocks:
                 if unit.side in sides:
-                    out = frozenset(x for x in out if not markers & {m.marker_id for m in pos.markers_at(x)
+                    out = frozenset(x for x in out if not markers & {m.marker_id for m in pos.markers_at(hexes[x])
                                                                        if m.piece_id != self._gone})
         return out
 
-    def _reach_of(self, h) -> frozenset:
-        """The hex and the neighbours a ZOC from it may enter by terrain and hexsides alone."""
+    def _reach_of(self, i: int) -> frozenset:
+        """The hex and the neighbours a ZOC from it may enter by terrain and hexsides alone (as indices)."""
         ctx = self.ctx
-        out = {h}
-        for n in ctx.grid.neighbours(h):
+        hexes = self.hexes
+        h = hexes[i]
+        out = {i}
+        for j in ctx.neighbour_index()[i]:
+            n = hexes[j]
             if ctx.terrain(n) in self.blocked_terrain:
                 continue
             sides = set(ctx.hexsides.get(frozenset((h, n)), ()))
             if sides & self.blocked_sides and not sides & self.through_sides:
                 continue
-            out.add(n)
+            out.add(j)
         return frozenset(out)
 
     def _update(self, unit, pos) -> None:
         """The unit's zone now against the one it had: only the hexes that differ are counted again."""
         pid, side = unit.piece_id, unit.side
-        new = self.zone_of(unit, pos) if pid in pos.units else EMPTY
-        old = self.zone.get(pid)
+        new = self.zone_index(unit, pos) if pid in pos.units else EMPTY
+        old = self._izone.get(pid)
         if old is None:
             gone = EMPTY
         elif old[0] == side:
@@ -165,57 +208,67 @@ class ZocMap(Visitor):
         if old is not None:
             self.side_version[old[0]] = self.side_version.get(old[0], 0) + 1
         if new:
-            self.zone[pid] = (side, new)
+            self._izone[pid] = (side, new)
             self._give(side, new_only if old is not None and old[0] == side else new)
             self.side_version[side] = self.side_version.get(side, 0) + 1
         else:
-            self.zone.pop(pid, None)
+            self._izone.pop(pid, None)
         self.version += 1
 
-    def _take(self, side: str, hexes) -> None:
-        """One unit of *side* no longer projects into *hexes*."""
-        count, mine, touched = self.count, self.by_side[side], self.touched
-        for h in hexes:
-            c = count[h]
-            n = c[side] - 1
+    def _take(self, side: str, idx) -> None:
+        """One unit of *side* no longer projects into the hexes of indices *idx*."""
+        cnt, mine, touched, hexes = self.counts[side], self.by_side[side], self.touched, self.hexes
+        for i in idx:
+            n = cnt[i] - 1
+            cnt[i] = n
             if n:
-                c[side] = n
-                mine[h] = n
+                mine[hexes[i]] = n
             else:
-                del c[side]
-                del mine[h]
-                if not c:
-                    del count[h]
+                del mine[hexes[i]]
                 if touched is not None:
-                    touched.add(h)          # the sides projecting here changed
+                    touched.add(i)          # the sides projecting here changed
 
-    def _give(self, side: str, hexes) -> None:
-        """One more unit of *side* projects into *hexes*."""
-        count, touched = self.count, self.touched
+    def _give(self, side: str, idx) -> None:
+        """One more unit of *side* projects into the hexes of indices *idx*."""
+        cnt, touched, hexes = self._counts_of(side), self.touched, self.hexes
         mine = self.by_side.get(side)
         if mine is None:
             mine = self.by_side[side] = {}
-        for h in hexes:
-            c = count.get(h)
-            if c is None:
-                c = count[h] = {}
-            n = c.get(side, 0) + 1
-            c[side] = n
-            mine[h] = n
+        for i in idx:
+            n = cnt[i] + 1
+            cnt[i] = n
+            mine[hexes[i]] = n
             if n == 1 and touched is not None:
-                touched.add(h)
+                touched.add(i)
 
     # ------------------------------------------------------------------ queries
     def sides_in(self, h) -> dict:
         """side -> number of its units whose ZOC covers hex *h*."""
-        return dict(self.count.get(h, {}))
+        i = self._hex_index.get(h)
+        if i is None:
+            return {}
+        return {side: cnt[i] for side, cnt in self.counts.items() if cnt[i]}
+
+    def enemy_counts(self, side: str) -> tuple:
+        """The count lists (by hex index: enemy units projecting into the hex) of each enemy of *side*."""
+        found = self._enemy_counts.get(side)
+        if found is None:
+            found = self._enemy_counts[side] = tuple(self._counts_of(e) for e in sorted(self.ctx.enemies(side)))
+        return found
+
+    def enemy_zoc_index(self, i: int, side: str) -> bool:
+        """Whether the hex of index *i* is in the ZOC of an enemy of *side* (no negation)."""
+        for cnt in self.enemy_counts(side):
+            if cnt[i]:
+                return True
+        return False
 
     def enemy_zoc(self, h, side: str, pos=None, purpose: str = "movement", exclude=None) -> bool:
         """Whether hex *h* is in the ZOC of an enemy of *side*; with *pos*, a friendly unit in the hex
         (other than the unit *exclude*, e.g. the one moving there) negates it for the purposes the data
         lists."""
-        c = self.count.get(h)
-        if not c or not any(s in c for s in self.ctx.enemies(side)):
+        i = self._hex_index.get(h)
+        if i is None or not self.enemy_zoc_index(i, side):
             return False
         if pos is not None and purpose in self.negated:
             if any(u.side == side and u is not exclude for u in pos.units_at(h)):
