@@ -16,6 +16,8 @@ import math
 
 from builder.audit import fastpaths
 
+_NO_TURN = object()         # a turn no position has (the weather memo's start)
+
 
 class Allowance:
     def __init__(self, ctx, engines, value_id: str) -> None:
@@ -32,6 +34,7 @@ class Allowance:
         self._by_arrival = "arrival_turn" in keys
         self._fast = fastpaths.ENABLED
         self._memo: dict = {}                   # (unit, what the answer reads of it and the game) -> answer
+        self._weather_now = (_NO_TURN, None)    # (turn, its weather): the turn last asked for (fastpaths)
 
     def weather(self, turn) -> str | None:
         if self._weather is None:
@@ -107,8 +110,21 @@ class Allowance:
         a marker could change it (a modifier names markers and some are on the map). The answer is only read."""
         if not self._fast or (self._by_markers and pos.markers):
             return self._of(unit, pos, perm, entering, began)
-        key = (id(unit), unit.level, unit.status, self.weather(pos.turn), id(perm), entering,
-               self._arrived_now(unit, pos) if self._by_arrival else None)
+        turn = pos.turn
+        wt = self._weather_now
+        if wt[0] != turn or wt[0] is _NO_TURN:
+            wt = self._weather_now = (turn, self.weather(turn))
+        if self._by_arrival:
+            led = self.engines.ledger
+            pid = unit.piece_id
+            if led.arrived_turn.get(pid) == turn:
+                arrived = True
+            else:
+                a = led.get(pid)
+                arrived = bool(a and a.entered)
+        else:
+            arrived = None
+        key = (id(unit), unit.level, unit.status, wt[1], id(perm), entering, arrived)
         memo = self._memo
         found = memo.get(key)
         if found is None or found[0] is not unit or found[1] is not perm:

@@ -70,6 +70,35 @@ class _Entry:
         self.groups: dict = {}          # target hex -> ([(unit, start hex)] assaulting it this phase, defenders)
         self.per_turn: dict = {}        # (turn, piece id) -> mobile assaults made (kept for first_hex_only only)
         self.reported: set = set()      # piece ids reported in this phase
+        # fastpaths: whether the entry reads the group assaulting a hex (stacked_at_start, never_together: other
+        # entries keep none), and the entry's conditions in _judge's order, only those it states
+        self.needs_group = (self.stacked or self.apart is not None) and not self.prohibited and self.cost is None
+        self.steps: tuple = ()          # the MobileAssault functions of those steps (set by MobileAssault)
+
+
+def _steps(e: _Entry) -> tuple:
+    """The names of the MobileAssault methods that judge *e*'s conditions, in :meth:`MobileAssault._judge`'s
+    order, only those the entry states (``prohibited`` and ``cost`` end the judging, as there)."""
+    if e.prohibited:
+        return ("_no_assault",)
+    out = []
+    if e.assaulters is not None:
+        out.append("_by_assaulter")
+    if e.not_into is not None:
+        out.append("_by_target")
+    if e.markers:
+        out.append("_by_markers")
+    if e.not_from is not None or e.across:
+        out.append("_by_launch")
+    if e.cost is not None:
+        return (*out, "_by_cost")
+    if e.stacked:
+        out.append("_by_stack")
+    if e.first_hex:
+        out.append("_by_first_hex")
+    if e.apart is not None:
+        out.append("_by_apart")
+    return tuple(out)
 
 
 class MobileAssault(Rule):
@@ -82,6 +111,8 @@ class MobileAssault(Rule):
         self.ctx, self.costs = ctx, shared_costs(ctx)
         self.entries = [_Entry(ctx, spec)]
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
+        for e in self.entries:
+            e.steps = tuple(getattr(MobileAssault, n) for n in _steps(e))
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
         self._fast = fastpaths.ENABLED
@@ -125,31 +156,42 @@ class MobileAssault(Rule):
 
     def move(self, ev, pos) -> None:
         u = ev.unit
-        if ev.frm.hex is None or ev.to.hex is None:
+        frm, target = ev.frm.hex, ev.to.hex
+        if frm is None or target is None:
             self._start.pop(u.piece_id, None)
             return
-        start = self._start.setdefault(u.piece_id, ev.frm.hex)
+        start = self._start.setdefault(u.piece_id, frm)
         ph = pos.phase
         if ph is not None and ph.side is not None and ph.side != u.side:
             return
-        target = ev.to.hex
+        fast = self._fast
+        if fast:                                # no enemy there (most moves): no assault, nothing to judge
+            here = pos.by_hex.get(target)
+            if not here or len(here) == 1 and u.piece_id in here:
+                return
         defenders = self._defenders(pos, u, target)
         if not defenders:
             return
         turn_key = (pos.turn, u.piece_id)
-        for e in self._entries_for(pos, u) if self._fast else self.entries:
-            if not self._fast and not (e.when.applies(pos) and e.units.matches(u)):
+        for e in self._entries_for(pos, u) if fast else self.entries:
+            if not fast and not (e.when.applies(pos) and e.units.matches(u)):
                 continue
-            group = e.groups.get(target)
-            if group is not None and not any(d in group[1] for d in defenders):
-                group = None                    # new defenders: a new assault
-            if group is None:
-                group = e.groups[target] = ([], list(defenders))
-            if all(x is not u for x, _ in group[0]):
-                group[0].append((u, start))
-            if e.first_hex:                 # the only condition that reads the count
+            if fast and not e.needs_group:      # the group is read by the entry's own conditions only
+                group = None
+            else:
+                group = e.groups.get(target)
+                if group is not None and not any(d in group[1] for d in defenders):
+                    group = None                # new defenders: a new assault
+                if group is None:
+                    group = e.groups[target] = ([], list(defenders))
+                if all(x is not u for x, _ in group[0]):
+                    group[0].append((u, start))
+                group = group[0]
+            if e.first_hex:                     # the only condition that reads the count
                 e.per_turn[turn_key] = e.per_turn.get(turn_key, 0) + 1
-            msg = self._judge(e, pos, u, ev.frm.hex, start, target, group[0], defenders)
+            if fast and u.piece_id in e.reported:
+                continue                        # reported once a phase: its judging would say nothing more
+            msg = self._judge(e, pos, u, frm, start, target, group, defenders)
             if msg and u.piece_id not in e.reported:
                 e.reported.add(u.piece_id)
                 lead = f"{e.message}: " if e.message else ""
@@ -203,45 +245,73 @@ class MobileAssault(Rule):
         return self.costs.hexside_extra(a, b, mclass, ma)
 
     def _judge(self, e: _Entry, pos, u, frm, start, target, group, defenders) -> str | None:
-        grid, ctx = self.ctx.grid, self.ctx
-        if e.prohibited:
-            return "no mobile assaults are allowed now"
-        if e.assaulters is not None and not e.assaulters.matches(u):
+        """What breaks the entry's condition, or None: its steps (:func:`_steps`) in order, the first that
+        finds something."""
+        steps = e.steps if self._fast else [getattr(MobileAssault, n) for n in _steps(e)]
+        for step in steps:
+            msg = step(self, e, pos, u, frm, start, target, group)
+            if msg:
+                return msg
+        return None
+
+    def _no_assault(self, e, pos, u, frm, start, target, group) -> str:
+        return "no mobile assaults are allowed now"
+
+    def _by_assaulter(self, e, pos, u, frm, start, target, group) -> str | None:
+        if not e.assaulters.matches(u):
             return f"{u.unit_id} may not mobile-assault (a {u.props.get('Type') or 'unit'} of movement class " \
                    f"{u.movement_class or '?'})"
-        if e.not_into is not None and e.not_into.contains(target):
+        return None
+
+    def _by_target(self, e, pos, u, frm, start, target, group) -> str | None:
+        if e.not_into.contains(target):
             return f"the target hex is {e.not_into.describe()}"
-        if e.markers and pos.markers:
+        return None
+
+    def _by_markers(self, e, pos, u, frm, start, target, group) -> str | None:
+        if pos.markers:
             bad = {m.marker_id for m in pos.markers_at(target)} & e.markers
             if bad:
                 return f"the target hex holds {', '.join(sorted(bad))}"
-        if e.not_from is not None or e.across:
-            launches = self._launches(frm, start, target)
-            ok = [n for n in launches if not (e.not_from is not None and e.not_from.contains(n))
-                  and not (self._side_types(n, target) & e.across)]
-            if not ok:
-                n = launches[0]
-                if e.not_from is not None and e.not_from.contains(n):
-                    return f"launched from {grid.name(n)}, {e.not_from.describe()}"
-                return f"across the {'/'.join(sorted(e.across))} hexside {grid.name(n)}/{grid.name(target)}"
-        if e.cost is not None:
-            return self._cost(e, pos, u, frm, start, target)
-        if e.stacked:
-            starts = {s for _, s in group}
-            if len(starts) > 1:
-                return ("the assaulting units did not begin the phase stacked together ("
-                        + ", ".join(f"{x.unit_id} in {grid.name(s)}" for x, s in group) + ")")
-        if e.first_hex:
-            if target not in grid.neighbours(start):
-                return f"it is not the first hex entered this phase (it began in {grid.name(start)})"
-            if e.per_turn.get((pos.turn, u.piece_id), 0) > 1:
-                return "its second mobile assault this turn"
-        if e.apart is not None:
-            a = [x for x, _ in group if e.apart[0].matches(x) and not e.apart[1].matches(x)]
-            b = [x for x, _ in group if e.apart[1].matches(x) and not e.apart[0].matches(x)]
-            if a and b:
-                return ("units of both groups assault one hex: " + ", ".join(x.unit_id for x in a) + " with "
-                        + ", ".join(x.unit_id for x in b))
+        return None
+
+    def _by_launch(self, e, pos, u, frm, start, target, group) -> str | None:
+        launches = self._launches(frm, start, target)
+        ok = [n for n in launches if not (e.not_from is not None and e.not_from.contains(n))
+              and not (self._side_types(n, target) & e.across)]
+        if not ok:
+            grid = self.ctx.grid
+            n = launches[0]
+            if e.not_from is not None and e.not_from.contains(n):
+                return f"launched from {grid.name(n)}, {e.not_from.describe()}"
+            return f"across the {'/'.join(sorted(e.across))} hexside {grid.name(n)}/{grid.name(target)}"
+        return None
+
+    def _by_cost(self, e, pos, u, frm, start, target, group) -> str | None:
+        return self._cost(e, pos, u, frm, start, target)
+
+    def _by_stack(self, e, pos, u, frm, start, target, group) -> str | None:
+        starts = {s for _, s in group}
+        if len(starts) > 1:
+            grid = self.ctx.grid
+            return ("the assaulting units did not begin the phase stacked together ("
+                    + ", ".join(f"{x.unit_id} in {grid.name(s)}" for x, s in group) + ")")
+        return None
+
+    def _by_first_hex(self, e, pos, u, frm, start, target, group) -> str | None:
+        grid = self.ctx.grid
+        if target not in grid.neighbours(start):
+            return f"it is not the first hex entered this phase (it began in {grid.name(start)})"
+        if e.per_turn.get((pos.turn, u.piece_id), 0) > 1:
+            return "its second mobile assault this turn"
+        return None
+
+    def _by_apart(self, e, pos, u, frm, start, target, group) -> str | None:
+        a = [x for x, _ in group if e.apart[0].matches(x) and not e.apart[1].matches(x)]
+        b = [x for x, _ in group if e.apart[1].matches(x) and not e.apart[0].matches(x)]
+        if a and b:
+            return ("units of both groups assault one hex: " + ", ".join(x.unit_id for x in a) + " with "
+                    + ", ".join(x.unit_id for x in b))
         return None
 
     def _cheap_launch(self, start, frm, target, mclass, ma, enter, assault) -> bool:

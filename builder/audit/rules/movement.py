@@ -170,7 +170,15 @@ class MovementAllowance(Rule):
         to = ev.to.hex
         if to is None or u.piece_id in self._reported:
             return
-        perm = self.permission(pos, u)
+        if self._fast:                          # permission(), spelt out for the commonest event
+            if pos.phase is not self._perm_phase:
+                self._perm_phase, self._perm = pos.phase, {}
+            key = (u.side, u.props.get("Type"))
+            perm = self._perm.get(key, self)
+            if perm is self:
+                perm = self._perm[key] = self._permission(pos, u)
+        else:
+            perm = self._permission(pos, u)
         if perm is None:
             return
         if self.engines.is_setup_move(ev, pos):
@@ -189,7 +197,7 @@ class MovementAllowance(Rule):
             return                                   # the prohibited-terrain rule reports it
         if self.enemy_hex_is_assault:
             here = pos.by_hex.get(to)
-            if here:
+            if here and (len(here) > 1 or not self._fast):     # (fastpaths: the unit alone there is no assault)
                 foes = self.ctx.enemies(u.side)
                 for x in here.values():
                     if x.side in foes:

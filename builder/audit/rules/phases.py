@@ -56,14 +56,18 @@ class PhaseDiscipline(Rule):
 
     def move(self, ev, pos) -> None:
         u, ph = ev.unit, pos.phase
-        if self.engines.is_setup_move(ev, pos):
-            return                              # the players' set-up, judged by the set-up rule
-        if ev.to.hex is None or ev.frm is ev.to or ev.frm == ev.to or ph is None or not ph.kind \
+        frm, to = ev.frm, ev.to
+        # (equal locations have the same hex: the dataclass comparison only where the hexes are the same)
+        if to.hex is None or frm is to or (frm.hex == to.hex and frm == to) or ph is None or not ph.kind \
                 or u.piece_id in self._reported:
             return
+        perms, all_max, all_retreat, all_placement, any_once = self._allowed(ph, u)
+        if perms and not (all_max or all_retreat or all_placement or any_once):
+            return                              # a permission with no condition: nothing to judge
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         if self.ctx.is_staging(ev.frm, "To place"):
             return
-        perms, all_max, all_retreat, all_placement, any_once = self._allowed(ph, u)
         role = self.permissions.role(ph, u.side)
         label = ph.label() or ph.phase_id
         if not perms:

@@ -18,6 +18,8 @@ ends only in a hex its side controlled when it began).
 
 from __future__ import annotations
 
+from builder.audit import fastpaths
+
 from . import Rule
 from .select import PlaceSet, UnitSelector, When, box_ids
 
@@ -81,6 +83,7 @@ class MovementRestrictions(Rule):
         self.id, self.reference = self.entries[0].id, self.entries[0].reference
         self._start: dict = {}          # piece id -> location where it stood at its first move this phase
         self._reported: set = set()     # (entry id, piece id) reported in this phase
+        self._fast = fastpaths.ENABLED
         if all(e.until is None for e in self.entries):
             self.idle_events = frozenset({"begin", "end_entry"})    # nothing can lapse
 
@@ -135,10 +138,13 @@ class MovementRestrictions(Rule):
         to = ev.to
         if to.hex is None or (start.hex is not None and start.hex == to.hex):
             return                          # into a box (losses, corrections) or back where it began
+        # fastpaths: an object of one entry is shown only the moves of its units in its phases (moves_matter,
+        # unit_matters), so that entry's own test of them would always hold
+        sure = self._fast and len(self.entries) == 1
         for e in self.entries:
             if e.phase_end or (e.until is not None and e.until.lapsed):
                 continue
-            if not e.when.applies(pos) or not e.units.matches(u):
+            if not sure and (not e.when.applies(pos) or not e.units.matches(u)):
                 continue
             if e.boxes and box_ids(self.ctx, start) not in e.boxes:
                 continue

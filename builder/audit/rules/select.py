@@ -139,8 +139,20 @@ class PlaceSet:
         self.exclude = PlaceSet(ctx, spec["not"]) if isinstance(spec.get("not"), dict) else None
         self.any_hex = not (self.hexes or spec.get("regions") or spec.get("hexes") or symbols or ports
                             or spec.get("areas"))
+        self._memo = {} if fastpaths.ENABLED else None      # hex -> answer (fastpaths: it reads only the hex)
 
     def contains(self, h) -> bool:
+        memo = self._memo
+        if memo is None:
+            return self._contains(h)
+        found = memo.get(h)
+        if found is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            found = memo[h] = self._contains(h)
+        return found
+
+    def _contains(self, h) -> bool:
         if h is None:
             return False
         if not self.any_hex and h not in self.hexes:

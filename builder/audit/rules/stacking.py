@@ -58,7 +58,7 @@ class Stacking(Rule):
         self._fast = fastpaths.ENABLED
         self._weights: dict = {}            # id(unit) -> (unit, status, Type, level, losses, weight) (fastpaths)
         self._floor: dict = {}              # side -> the least its limit can be in any hex (fastpaths)
-        self._pairs: dict = {}              # id(unit) -> (unit, its never_together matches) (fastpaths)
+        self._pairs: dict = {}              # id(unit) -> (unit, its never_together matches, as bits) (fastpaths)
 
     @classmethod
     def from_context(cls, ctx) -> "Stacking | None":
@@ -150,6 +150,13 @@ class Stacking(Rule):
     def _mixed(self, here) -> bool:
         """Whether some ``never_together`` pair can apply among *here*: a unit of one selector and another
         unit of the other (fastpaths; False: none of their findings can arise)."""
+        a_any = b_any = 0               # first the entries some unit matches on each side (bit k: entry k)
+        for u in here:
+            m = self._masks_of(u)
+            a_any |= m[0]
+            b_any |= m[1]
+        if not a_any & b_any:
+            return False                # no entry has units of both selectors here
         flags = [(u, self._pairs_of(u)) for u in here]
         for k in range(len(self.apart)):
             for u, f in flags:
@@ -157,15 +164,25 @@ class Stacking(Rule):
                     return True
         return False
 
+    def _masks_of(self, unit) -> tuple:
+        """(bits of the never_together entries whose first selector the unit matches, bits of those whose
+        second it matches): bit k for entry k."""
+        return self._pairs_entry(unit)[2]
+
     def _pairs_of(self, unit) -> tuple:
         """((matches a, matches b) per never_together entry) of the unit (its identity never changes)."""
+        return self._pairs_entry(unit)[1]
+
+    def _pairs_entry(self, unit) -> tuple:
         found = self._pairs.get(id(unit))
         if found is None or found[0] is not unit:
             if len(self._pairs) > 20_000:
                 self._pairs.clear()
-            found = self._pairs[id(unit)] = (unit, tuple((a.matches(unit), b.matches(unit))
-                                                         for _, _, a, b, _ in self.apart))
-        return found[1]
+            pairs = tuple((a.matches(unit), b.matches(unit)) for _, _, a, b, _ in self.apart)
+            masks = (sum(1 << k for k, (a, _) in enumerate(pairs) if a),
+                     sum(1 << k for k, (_, b) in enumerate(pairs) if b))
+            found = self._pairs[id(unit)] = (unit, pairs, masks)
+        return found
 
     # ------------------------------------------------------------------ events
     def move(self, ev, pos) -> None:
@@ -195,7 +212,7 @@ class Stacking(Rule):
             else:
                 units = [u for u in here if u.side == side]
                 total = sum(weight(u) for u in units)
-            if fast and total <= self.floor(side):
+            if fast and total <= (self._floor.get(side) or self.floor(side)):
                 pass                            # within any limit the side can have: no need to state it
             elif total > (found := self.hex_limit(side, h, units))[0]:
                 limit, how, rid, ref = found
