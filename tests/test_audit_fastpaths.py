@@ -219,3 +219,61 @@ def test_an_audit_leaves_no_reference_cycles(tmp_path, name, seed):
         gc.set_debug(0)
         gc.garbage.clear()
     assert ours == []
+
+
+@pytest.mark.parametrize("name", ["iron-dream", "panzers-last-stand"])
+def test_place_sets_remember_the_plain_answer(name):
+    """A place set answers from its memo per hex (fastpaths) what the plain test gives: every place set the
+    game's rules name, for random hexes (each asked twice, the second from the memo), None and an off-map hex."""
+    import random
+
+    from builder.audit.rules.select import PlaceSet
+    from builder.geometry.hexes import Hex
+    kit = game(name)
+    specs = []
+
+    def collect(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("allowed", "forbidden", "within", "start_in", "not_into", "not_from", "in") and isinstance(v, dict):
+                    specs.append(v)
+                collect(v)
+        elif isinstance(x, list):
+            for v in x:
+                collect(v)
+    collect(kit.ctx.game.doc.get("rules") or [])
+    if not specs:                                   # a game whose rules name no place: a few of its own
+        specs = [{"terrain": [t]} for t in sorted(kit.ctx.terrain_types)[:4]]
+    rnd = random.Random(3)
+    hexes = sorted(kit.grid.all_hexes())
+    asked = [*rnd.sample(hexes, min(300, len(hexes))), None, Hex(999, 999)]
+    for spec in specs:
+        with fastpaths.disabled():
+            plain = PlaceSet(kit.ctx, spec)
+        fast = PlaceSet(kit.ctx, spec)
+        assert plain._memo is None and fast._memo is not None
+        for h in asked + asked:
+            assert fast.contains(h) == plain.contains(h), (spec, h)
+
+
+def test_stacking_pair_masks_agree_with_the_pairs():
+    """Stacking's quick test of never-together pairs (bit masks per unit, then the pairing) says 'mixed' exactly
+    when some entry has a unit of one selector and another unit of the other: random groups of the game's units."""
+    import random
+
+    from builder.audit.position import Unit
+    from builder.audit.rules.stacking import Stacking
+    kit = game("iron-dream")
+    st = Stacking.from_context(kit.ctx)
+    assert st.apart
+    units = [Unit(f"p{i}", uid, uid, dict(d.properties)) for i, (uid, d) in enumerate(sorted(kit.defs.items()))
+             if d.kind == "unit"]
+    rnd = random.Random(4)
+    seen = {True: 0, False: 0}
+    for _ in range(2000):
+        here = rnd.sample(units, rnd.choice((1, 2, 2, 3, 4)))
+        want = any(a.matches(u) and any(v is not u and b.matches(v) for v in here)
+                   for _, _, a, b, _ in st.apart for u in here)
+        assert st._mixed(here) == want
+        seen[want] += 1
+    assert min(seen.values()) > 20
