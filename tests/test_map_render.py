@@ -226,3 +226,21 @@ def test_pls_sheets_join_into_one_continuous_picture(shipped):
         assert seam <= 2 * natural + 1, (a, b, seam, natural)
         checked += 1
     assert checked == 4
+
+
+def test_progress_lines_name_the_map_being_drawn(tiny):
+    # every step line of a board starts with the map's own label (a named hex's label once took its place)
+    class Recording:
+        def __init__(self):
+            self.labels = []
+
+        def step(self, label, done, total):
+            self.labels.append(label)
+
+        def note(self, text):
+            pass
+
+    rec = Recording()
+    map_build.render(tiny.model.map_doc, tiny.grid, progress=rec)
+    assert rec.labels and {lb.rsplit(": ", 1)[0] for lb in rec.labels} == {"map map.png"}, rec.labels
+    assert {lb.rsplit(": ", 1)[1] for lb in rec.labels} == {"terrain", "labels"}

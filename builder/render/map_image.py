@@ -101,10 +101,10 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     names = map_labels.layout(data, sc).labels
     for h, loc in sorted(data.locations.items()):
         if h in shown:
-            label = names.get(h)
-            if label is not None:   # the layout is in the Grid frame: shift it to this board
-                label = replace(label, x=label.x - left, y=label.y - top)
-            map_markers.location(draw, loc, *at(h), sc, label)
+            name = names.get(h)
+            if name is not None:   # the layout is in the Grid frame: shift it to this board
+                name = replace(name, x=name.x - left, y=name.y - top)
+            map_markers.location(draw, loc, *at(h), sc, name)
     _frame(draw, grid, sheet, (left, top, width, height), sc)
     if sheet is not None:   # in the corner on the map's outer edges, not in the middle of the joined map
         inner = {(axis, side) for axis, side, _ in seams(grid, sheet)}
