@@ -95,6 +95,8 @@ class StepInChild:
             ctx.store(key, data)
         for path, data in report["files"].items():
             ctx.write(path, data)
+        for path, data in report["held"].items():
+            ctx.hold(path, data)
         for path, data in report["beside"].items():
             ctx.write_beside(path, data)
         ctx.rebuilt = _merged(ctx.rebuilt, report["rebuilt"], self._marks[0])
@@ -140,7 +142,7 @@ def _child(parent: buildcache.Context, run, fd: int) -> None:
     ctx = buildcache.Context(cache=buildcache.Cache(parent.cache.path) if parent.cache is not None else None,
                              jobs=parent.jobs, loose=parent.loose, memo=parent.memo, inputs=parent.inputs,
                              files=dict(parent.files), known=parent.known, prepared=dict(parent.prepared),
-                             capture={}, stored={})
+                             faces=parent.faces, held=dict(parent.held), capture={}, stored={})
     notes = _Notes()
     report = {"notes": notes.notes}
     try:
@@ -150,7 +152,8 @@ def _child(parent: buildcache.Context, run, fd: int) -> None:
         report["error"] = exc
     except BaseException:   # noqa: BLE001 - a bug: its traceback goes to the parent, which stops
         report["crash"] = traceback.format_exc()
-    report.update(files=ctx.capture, stored=ctx.stored, beside=ctx.beside, rebuilt=ctx.rebuilt, reused=ctx.reused,
+    report.update(files=ctx.capture, held={p: d for p, d in ctx.held.items() if p not in parent.held},
+                  stored=ctx.stored, beside=ctx.beside, rebuilt=ctx.rebuilt, reused=ctx.reused,
                   dropped=ctx.cache.dropped if ctx.cache is not None else 0)
     try:
         data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)

@@ -181,6 +181,8 @@ class Context:
     beside: dict = field(default_factory=dict)     # path -> bytes to write outside the staged folder, at the end
     prepared: dict = field(default_factory=dict)   # step -> what its prepare() made beforehand (builder.background)
     restore_from: tuple | None = None              # (staged folder, the folder it replaces): see unwrite
+    faces: bool = True       # counter faces written as loose files (build --faces); else only held for the module
+    held: dict = field(default_factory=dict)       # path -> bytes a later step reads that is not written (hold)
 
     def lookup(self, key: str) -> bytes | None:
         data = self.memo.get(key)
@@ -229,6 +231,11 @@ class Context:
             self.writer.put(path, data, self.known.get(path))
         else:
             write_loose(path, data, self.known.get(path))
+
+    def hold(self, path: Path, data: bytes) -> None:
+        """A file a later step of this run reads (:meth:`read`) but the build does not write: the
+        module's counter faces when loose faces are not asked for (they are inside the module)."""
+        self.held[Path(path)] = data
 
     @property
     def can_unwrite(self) -> bool:
@@ -299,6 +306,8 @@ class Context:
         """A file's bytes: as this run wrote it (a later step gets an earlier step's images from
         memory, not from the disk), else from the disk."""
         data = self.files.get(Path(path))
+        if data is None:
+            data = self.held.get(Path(path))
         return data if data is not None else Path(path).read_bytes()
 
     def cached(self, kind: str | None, key: str, make) -> bytes:
@@ -490,9 +499,11 @@ class Manifest:
     file it wrote. When the key is the same and every file still has its hash, nothing changed:
     the build is answered without validating or rendering anything."""
 
-    def __init__(self, out_root: Path, sources, steps: list[str]):
+    def __init__(self, out_root: Path, sources, steps: list[str], options: list[str] = ()):
         self.out_root = Path(out_root)
         self.steps = list(steps)
+        # in the key, not the name: a build with other options replaces what this record describes
+        self.options = list(options)
         self.sources = sources
         self.path = None
         if sources is not None:
@@ -501,7 +512,7 @@ class Manifest:
 
     def _key(self, inputs: list[str]) -> str:
         from builder.shipped import SCHEMA_DIR
-        return digest("build-manifest", source_version("."), _folder_version(SCHEMA_DIR), self.steps,
+        return digest("build-manifest", source_version("."), _folder_version(SCHEMA_DIR), self.steps, self.options,
                       [str(p) for p in self.sources.counter_files], [(p, file_digest(Path(p))) for p in inputs])
 
     def unchanged(self) -> tuple[str, list[str]] | None:

@@ -6,6 +6,7 @@ import io
 import re
 import shutil
 import sqlite3
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def _build(game: Path, out: Path, capsys, *extra) -> str:
-    assert main(["build", str(game), "--out", str(out), *extra]) == 0
+    # with the loose faces: the cache's work shows in each face's file (the default build's own tests are below)
+    assert main(["build", str(game), "--out", str(out), "--faces", *extra]) == 0
     return capsys.readouterr().err
 
 
@@ -116,7 +118,7 @@ def test_a_crash_mid_build_leaves_the_previous_output(tiny_game, tmp_path, capsy
         raise RuntimeError("simulated crash after the counters were written")
     monkeypatch.setattr(package, "assemble", crash)
     with pytest.raises(RuntimeError):
-        main(["build", str(game), "--out", str(out), "-q"])
+        main(["build", str(game), "--out", str(out), "--faces", "-q"])
     assert _files(out) == good
     assert [p.name for p in out.iterdir() if p.name.startswith(".") and p.name != buildcache.CACHE_DIR] == []
 
@@ -134,7 +136,7 @@ def test_a_file_that_cannot_be_written_leaves_the_previous_output(tiny_game, tmp
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, data, known)
     monkeypatch.setattr(buildcache, "write_loose", disk_full)
-    assert main(["build", str(game), "--out", str(out), "-q"]) == 1
+    assert main(["build", str(game), "--out", str(out), "--faces", "-q"]) == 1
     err = capsys.readouterr().err
     assert err.splitlines() == [f"vassal-builder: build: tiny: cannot write {out / 'tiny' / 'counters' / 'blue-3-front.png'}: "
                                 "No space left on device"]
@@ -323,7 +325,7 @@ def test_a_worker_that_fails_or_dies_fails_the_build_in_a_line_without_hanging(t
     (tiny_game / "game.yaml").write_text((tiny_game / "game.yaml").read_text().replace(
         "front: {attack: 6", "front: {attack: 7", 1))   # blue-3 changed: its faces are drawn again
     r = subprocess.run([sys.executable, "-c", _MISBEHAVING_WORKER, how, "build", "game.yaml", "--out", str(out),
-                        "--jobs", "2", "-q"], capture_output=True, text=True, timeout=300)
+                        "--faces", "--jobs", "2", "-q"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     # one line from each step that needed the face (the counters, then the sheets asking again)
     why = "no ink left" if how == "raises" else "a worker process stopped before it finished"
@@ -360,7 +362,7 @@ def test_a_step_run_beside_another_fails_in_its_own_line(tiny_game, tmp_path, ho
     import sys
     out = tmp_path / "out"
     r = subprocess.run([sys.executable, "-c", _MISBEHAVING_MAP, how, "build", "game.yaml", "--out", str(out),
-                        "--jobs", "2", "-q"], cwd=tiny_game, capture_output=True, text=True, timeout=300)
+                        "--faces", "--jobs", "2", "-q"], cwd=tiny_game, capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     why = "the map ran out of ink" if how == "raises" else "a worker process stopped before it finished"
     lines = [line for line in r.stderr.splitlines() if line.strip()]
@@ -398,3 +400,36 @@ def test_without_fork_the_steps_run_one_after_the_other_with_the_same_bytes(tiny
     monkeypatch.setattr(background.StepInChild, "__init__", lambda *a: forks.append(a))
     _build(game, tmp_path / "unforked", capsys, "--jobs", "2")
     assert forks == [] and _files(tmp_path / "forked") == _files(tmp_path / "unforked")
+
+
+def test_without_faces_the_module_and_sheets_are_the_same_and_no_face_file_is_written(tiny_game, tmp_path, capsys):
+    # the default build: the faces only inside the module and the sheets, the same bytes as with --faces
+    game = tiny_game / "game.yaml"
+    loose, plain = tmp_path / "loose", tmp_path / "plain"
+    _build(game, loose, capsys)
+    assert main(["build", str(game), "--out", str(plain), "-q"]) == 0
+    with_faces, without = _files(loose), _files(plain)
+    assert set(without) == {"tiny/map.png", "tiny/tiny.vmod", "tiny/counter-contact-sheet.png", "tiny-counters.pdf"}
+    assert without == {k: v for k, v in with_faces.items() if k in without}
+    # the module's images are the loose faces' bytes
+    with zipfile.ZipFile(plain / "tiny" / "tiny.vmod") as z:
+        assert z.read("images/blue-1-front.png") == with_faces["tiny/counters/blue-1-front.png"]
+    # a build with the other choice is not "nothing changed": the faces come and go as a whole (from the cache)
+    summary = _summary(_build(game, plain, capsys))
+    assert "rebuilt nothing; reused" in summary and _files(plain) == with_faces
+    (plain / "tiny" / "counters" / "my-notes.txt").write_text("the designer's own file")
+    assert main(["build", str(game), "--out", str(plain), "-q"]) == 0
+    assert _files(plain) == {**without, "tiny/counters/my-notes.txt": b"the designer's own file"}
+    assert not (plain / "tiny" / "counters" / "print").exists()
+
+
+def test_the_module_step_alone_after_a_build_without_faces_gets_them_from_the_cache(tiny_game, tmp_path, capsys):
+    game = tiny_game / "game.yaml"
+    out = tmp_path / "out"
+    assert main(["build", str(game), "--out", str(out), "-q"]) == 0
+    module = (out / "tiny" / "tiny.vmod").read_bytes()
+    (out / "tiny" / "tiny.vmod").unlink()
+    assert main(["build", str(game), "--out", str(out), "--only", "module"]) == 0
+    err = capsys.readouterr().err
+    assert "running step 'counters'" in err and re.search(r"reused \d+ counter faces", _summary(err)), err
+    assert (out / "tiny" / "tiny.vmod").read_bytes() == module and not (out / "tiny" / "counters").exists()

@@ -12,9 +12,16 @@ def test_build_writes_map_counters_and_sheets(capsys, tiny_game, tmp_path):
     assert code == 0
     written = json.loads(capsys.readouterr().out)["tiny"]
     names = {p.split("/out/")[1] for p in written}
-    assert "tiny/map.png" in names and "tiny-counters.pdf" in names
-    assert "tiny/counters/blue-1-front.png" in names and "tiny/counter-contact-sheet.png" in names
+    assert names == {"tiny/map.png", "tiny-counters.pdf", "tiny/counter-contact-sheet.png"}
     assert all((out / n).is_file() for n in names)
+    assert not (out / "tiny" / "counters").exists()    # the faces are loose files only when asked for
+    # --faces: every face at module and at print size besides
+    code = main(["build", str(tiny_game / "game.yaml"), "--out", str(out), "--json", "-q", "--faces",
+                 "--only", "map", "--only", "counters", "--only", "sheets"])
+    assert code == 0
+    names = {p.split("/out/")[1] for p in json.loads(capsys.readouterr().out)["tiny"]}
+    assert {"tiny/counters/blue-1-front.png", "tiny/counters/print/blue-1-front.png"} <= names
+    assert len(names) == 3 + 2 * 12 and all((out / n).is_file() for n in names)
 
 
 def test_invalid_game_builds_nothing_and_exits_1(capsys, tiny_game, tmp_path):

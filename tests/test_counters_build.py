@@ -21,7 +21,7 @@ def report_for(game) -> Report:
 
 
 def test_tiny_build_writes_module_print_and_contact_images(tmp_path):
-    rc = main(["build", str(TINY), "--only", "counters", "--out", str(tmp_path), "--quiet"])
+    rc = main(["build", str(TINY), "--only", "counters", "--faces", "--out", str(tmp_path), "--quiet"])
     assert rc == 0
     out = tmp_path / "tiny"
     game = tiny_game()

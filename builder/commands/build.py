@@ -38,6 +38,9 @@ def register(sub, name, summary):
     p.add_argument("--out", type=Path, default=None, help="output folder (default: ./dist in the current folder)")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="worker processes that draw counters and map images (default: the number of cores)")
+    p.add_argument("--faces", action="store_true",
+                   help="also write every counter face as a PNG file: counters/*.png at the module's size and "
+                        "counters/print/*.png at print size (they are always inside the module and the sheets)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     p.add_argument("--json", action="store_true", help="print what was written as JSON")
     return p
@@ -79,7 +82,7 @@ def run(args) -> int:
             sources = find_game(game)
         except GameNotFound:
             sources = None    # valid_game says so
-        manifest = buildcache.Manifest(out_root, sources, steps)
+        manifest = buildcache.Manifest(out_root, sources, steps, ["faces"] * args.faces)
         same = manifest.unchanged()
         if same is not None:
             game_id, outputs = same
@@ -155,7 +158,7 @@ def _build_game(game, sources, out_root: Path, steps, args, cache, progress, man
         clean_stale_temporaries(out_root, recursive=False)  # its counter-sheet PDF's
     except OSError:
         pass   # an unwritable folder is reported when the build writes
-    ctx = buildcache.Context(cache, args.jobs or buildcache.default_jobs(), loose=True)
+    ctx = buildcache.Context(cache, args.jobs or buildcache.default_jobs(), loose=True, faces=args.faces)
     ctx.inputs = buildcache.game_inputs(sources, report) if sources is not None else []
     status, written = 0, []
 

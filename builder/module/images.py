@@ -38,10 +38,10 @@ def collect(report, out_dir: Path, progress) -> Images:
     imgs = names(report)
     out_dir = Path(out_dir)
     counter_list = counter_build.counter_images(game)
-    made = buildcache.current().files     # what this build made (perhaps still being written)
+    ctx = buildcache.current()   # what this build made (perhaps still being written, or only held)
 
     def missing(path: Path) -> bool:
-        return path not in made and not path.is_file()
+        return path not in ctx.files and path not in ctx.held and not path.is_file()
     if any(missing(out_dir / rel) for _, _, rel in counter_list):
         progress.note(f"{report.game}: counter images missing; running step 'counters'")
         counter_build.build(report, out_dir, progress)

@@ -1,9 +1,13 @@
 """Build step 'counters': every counter face as a PNG for the module and for print, plus a contact sheet.
 
 Writes under dist/GAME/:
+  counter-contact-sheet.png                                 every counter, front beside back
+and, where the build is asked for loose faces (``build --faces``; a direct call of :func:`build` too):
   counters/<piece>-front.png, counters/<piece>-back.png     at game.counter.image_px (module images)
   counters/print/<piece>-front.png ...                      at game.counter.print_dpi (default 300)
-  counter-contact-sheet.png                                 every counter, front beside back
+Without them the faces are only inside the module and the sheets PDF: the module step gets its
+images from memory (buildcache.Context.hold) and the sheets theirs from the cache. A few thousand
+small files cost seconds of system time to create on a slow disk, and most builds need none of them.
 Everything is rendered in memory first, so a counter that fails (bad colour, text too long) leaves the
 previous images untouched; each file is then written atomically.
 
@@ -14,6 +18,7 @@ takes its print-size faces from here instead of drawing them again.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 from pathlib import Path
@@ -216,6 +221,9 @@ def build(report, out_dir: Path, progress=SILENT) -> list[Path]:
     early = ctx.can_unwrite
 
     def write_face(key, small, large):
+        if not ctx.faces:    # inside the module only: held for the module step, not written
+            ctx.hold(out_dir / COUNTERS_DIR / image_name(*key), small)
+            return
         for path, data in ((out_dir / COUNTERS_DIR / image_name(*key), small), (out_dir / PRINT_DIR / image_name(*key), large)):
             files[path] = data
             if early:
@@ -286,12 +294,15 @@ def _contact_sheet(game, title: str, plist, faces: dict, digests: dict) -> bytes
 
 
 def _remove_stale(out_dir: Path, keep) -> None:
-    """Drop face images of counters no longer in the data (a renamed unit must not linger in the module)."""
+    """Drop face images of counters no longer in the data (a renamed unit must not linger in the module),
+    and all of them where loose faces are not written; a face folder left empty goes too."""
     keep = set(keep)
-    for folder in (out_dir / COUNTERS_DIR, out_dir / PRINT_DIR):
+    for folder in (out_dir / PRINT_DIR, out_dir / COUNTERS_DIR):
         for path in folder.glob("*-front.png"):
             if path not in keep:
                 path.unlink()
         for path in folder.glob("*-back.png"):
             if path not in keep:
                 path.unlink()
+        with contextlib.suppress(OSError):   # not there, or holding files of the designer's own
+            folder.rmdir()
