@@ -70,3 +70,22 @@ def test_a_pdf_reader_gets_back_the_faces_pixels(tmp_path):
     got = {Image.open(p).convert("RGB").tobytes() for p in tmp_path.glob("img-*.png")}
     want = {Image.open(io.BytesIO(b)).convert("RGB").tobytes() for b in faces.values()}
     assert got and got <= want
+
+
+def test_the_image_objects_written_at_once_are_reportlabs_own_formatting():
+    # PNGImageXObject.format writes the bytes reportlab's generic objects give (format_generic), faster
+    from reportlab.pdfbase import pdfdoc
+    from builder.publish.pdf_png import PNGImageXObject
+    doc = pdfdoc.PDFDocument()
+    images = [Image.new("RGB", (188, 188), (200, 10, 30)), Image.new("L", (7, 300), 90),
+              Image.new("RGB", (1, 1)), Image.new("RGB", (1234, 5), (1, 2, 3))]
+    for i, img in enumerate(images):
+        x = PNGImageXObject(f"im{i}", png_bytes(img))
+        assert x.format(doc) == x.format_generic(doc)
+    # an encrypted document takes reportlab's path, which encrypts the stream
+    class Reversing:
+        def encode(self, t):
+            return t[::-1]
+    doc.encrypt = Reversing()
+    x = PNGImageXObject("im", png_bytes(images[0]))
+    assert x.format(doc) == x.format_generic(doc) and x.streamContent[::-1] in x.format(doc)
