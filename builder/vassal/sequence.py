@@ -33,6 +33,7 @@ __all__ = [
 
 BACKSLASH = "\\"
 QUOTE = "'"
+_LEADS = BACKSLASH + QUOTE   # a token's first characters that may need quoting
 # Delimiters for which VASSAL routes number/boolean text through the escaping string path.
 _NUMERIC_CHARS = frozenset("-.0123456789EINaefilnrstuy")
 
@@ -52,17 +53,10 @@ def encode(tokens: Iterable[str | None], d: str) -> str | None:
     """
     if len(d) != 1:
         raise ValueError("delimiter must be one character")
-    out: list[str] = []
-    first = True
-    for s in tokens:
-        if not first:
-            out.append(d)
-        first = False
-        if s:
-            out.append(_escape(s, d))
-    if first:
-        return None
-    return "".join(out)
+    # one join; only a token holding the delimiter or led by a backslash or quote goes through _escape
+    # (a module's set-ups encode some 180,000 tokens, nearly all plain)
+    out = [(_escape(s, d) if d in s or s[0] in _LEADS else s) if s else "" for s in tokens]
+    return d.join(out) if out else None
 
 
 def encode_str(tokens: Iterable[str | None], d: str) -> str:
