@@ -244,3 +244,24 @@ def test_progress_lines_name_the_map_being_drawn(tiny):
     map_build.render(tiny.model.map_doc, tiny.grid, progress=rec)
     assert rec.labels and {lb.rsplit(": ", 1)[0] for lb in rec.labels} == {"map map.png"}, rec.labels
     assert {lb.rsplit(": ", 1)[1] for lb in rec.labels} == {"terrain", "labels"}
+
+
+def test_opaque_shapes_drawn_without_blending_give_the_blended_pixels():
+    # builder.render.drawing.BlendingDraw sets opaque shapes directly: the same pixels as blending them
+    from PIL import ImageDraw
+    from builder.render.drawing import BlendingDraw
+    base = Image.new("RGB", (120, 90), (232, 232, 226))
+    shapes = [("polygon", [(5, 5), (60, 10), (30, 70)], {"fill": (30, 120, 40, 255), "outline": (0, 0, 0), "width": 3}),
+              ("polygon", [(50, 5), (110, 40), (70, 80)], {"fill": (60, 60, 60, 110)}),          # translucent: blended
+              ("rectangle", (10, 40, 90, 60), {"fill": (200, 10, 10), "outline": (1, 2, 3, 255), "width": 2}),
+              ("ellipse", (20, 20, 70, 50), {"outline": (10, 10, 200, 255), "width": 4}),
+              ("pieslice", (60, 30, 110, 85), 10, 250, {"fill": (250, 250, 0, 255)}),
+              ("line", [(0, 89), (60, 45), (119, 80)], {"fill": (0, 90, 0, 255), "width": 5, "joint": "curve"}),
+              ("line", [(0, 0), (119, 89)], {"fill": (0, 0, 0, 90), "width": 3}),
+              ("rectangle", (2, 2, 30, 30), {"fill": "#336699"})]                                 # a string: blended
+    blended, fast = base.copy(), base.copy()
+    plain, ours = ImageDraw.Draw(blended, "RGBA"), BlendingDraw(fast)
+    for name, *args, kw in shapes:
+        getattr(plain, name)(*args, **kw)
+        getattr(ours, name)(*args, **kw)
+        assert fast.tobytes() == blended.tobytes(), name

@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
+from builder.render.drawing import BlendingDraw
 from builder.render import fonts, map_hexsides, map_labels, map_lines, map_markers, map_numbers, map_symbols
 from builder.render.map_numbers import hex_name, number_plate, numbered  # noqa: F401  (the map's API)
 from builder.render.map_style import BORDER_INK, GRID_INK, INK, SHEET_INK, VP_RED, Scale, draw_pattern, rgba
@@ -62,7 +63,7 @@ def render_board(data, sheet=None, size=None, progress=SILENT, label="map"):
     left, top, width, height = board_rect(grid, sheet)
     canvas = size or (width, height)
     img = Image.new("RGB", canvas, OFF_MAP)
-    draw = ImageDraw.Draw(img, "RGBA")
+    draw = BlendingDraw(img)
     sc = Scale(grid.spec.hex_size)
     hexes = sheet_hexes(grid, sheet)
 

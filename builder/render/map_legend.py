@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PIL import ImageDraw
 
+from builder.render.drawing import BlendingDraw
 from builder.render import fonts, map_hexsides, map_markers, map_symbols
 from builder.render.map_style import INK, PANEL, Scale, draw_pattern, rgba
 
@@ -144,7 +144,7 @@ PLACE_SLACK = 8     # pixels around the places, for the offsets of a small stack
 
 def draw_panel(img, data, lay: PanelLayout, at=(0, 0)) -> None:
     """Draw the panel onto ``img`` with its top-left corner at ``at``."""
-    draw = ImageDraw.Draw(img, "RGBA")
+    draw = BlendingDraw(img)
     sc = Scale(data.grid.spec.hex_size)
     s = sc.size
     ox, oy = at
