@@ -219,9 +219,19 @@ class Position:
                 self._touch(new)
         if self._index_watchers:
             if old is not None:
-                self._touch_index(old_loc)
+                i = old_loc.index
+                if i < 0:
+                    self._touch_index(old_loc)
+                else:
+                    for w in self._index_watchers:
+                        w.add(i)
             if new is not None:
-                self._touch_index(loc)
+                i = loc.index
+                if i < 0:
+                    self._touch_index(loc)
+                else:
+                    for w in self._index_watchers:
+                        w.add(i)
 
     def place(self, piece_id: str, loc: Location) -> None:
         u = self.units.get(piece_id)

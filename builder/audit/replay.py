@@ -443,7 +443,11 @@ class Replayer:
     def _move(self, c: MovePiece) -> None:
         pid = c.piece_id
         pos = self.pos
-        new = self.ctx.locate(c.new_map, c.new_x, c.new_y)
+        ctx = self.ctx
+        m, x, y = c.new_map, c.new_x, c.new_y
+        new = ctx._loc_cache.get((m, x, y))         # ctx.locate's cache, read here (every move asks it)
+        if new is None:
+            new = ctx.locate(m, x, y)
         u = pos.units.get(pid)
         if u is not None:                   # the usual move: one unit
             old = u.location
@@ -453,7 +457,9 @@ class Replayer:
                 ev = MoveEvent(u, old, new, self._entry, self._undo, False)
                 for h in self._on_move:
                     h(ev, pos)
-            pos.join(pid, c.new_under)
+            under = c.new_under
+            if under is not None or pid in pos.parent:
+                pos.join(pid, under)        # (a lone piece dropped on no stack stays out of every stack)
             return
         if pid in pos.stacks:
             members = list(pos.stacks[pid])

@@ -518,7 +518,11 @@ class MovePiece(Command):
         if len(t) < 9:
             raise CommandError(f"MovePiece needs at least 9 fields, got {len(t)}")
         pj = parse_java_int
-        nx, ny, ox, oy = pj(t[2]), pj(t[3]), pj(t[6]), pj(t[7])
+        a, b, c, d = t[2], t[3], t[6], t[7]        # parse_java_int's usual case (short, unsigned) spelt out
+        nx = int(a) if len(a) < 10 and a.isdigit() and a.isascii() else pj(a)
+        ny = int(b) if len(b) < 10 and b.isdigit() and b.isascii() else pj(b)
+        ox = int(c) if len(c) < 10 and c.isdigit() and c.isascii() else pj(c)
+        oy = int(d) if len(d) < 10 and d.isdigit() and d.isascii() else pj(d)
         if nx is None or ny is None or ox is None or oy is None:
             raise CommandError("MovePiece coordinates are not integers")
         pid, nmap, nunder, omap, ounder = t[0], t[1], t[4], t[5], t[8]

@@ -167,8 +167,13 @@ class Arrivals(Visitor):
         return Arrival(u.unit_id, u.piece_id, pos.turn, pos.phase, frm, to, ev.entry)
 
     def move(self, ev, pos) -> None:
+        if ev.frm.hex is not None and ev.to.hex is not None:
+            return                          # from a hex to a hex: never an arrival (arrival_of's answer)
         a = self.arrival_of(ev, pos)
         if a is not None:
             self.arrived[a.unit] = a
 
-    add = move
+    def add(self, ev, pos) -> None:
+        a = self.arrival_of(ev, pos)
+        if a is not None:
+            self.arrived[a.unit] = a

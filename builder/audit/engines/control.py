@@ -90,6 +90,7 @@ class ControlMap(Visitor):
         self._entry = 0
         self._turn = None
         self._is_combat: dict = {}
+        self._self_hostile: dict = {}     # side -> whether the data makes it its own enemy
         self._by_occupation, self._by_zoc = "occupation" in self.by, "zoc" in self.by
         self._initial: dict = {}          # hex -> its initial owner (looked up once; hexes off the grid)
         self._owner: list = [self.initial(h) for h in self.hexes] if self.enabled else []   # hex index -> owner now
@@ -141,10 +142,12 @@ class ControlMap(Visitor):
 
     def _judge(self, i: int, pos) -> None:
         """Judge the control of the hex of index *i* now."""
-        new, how = None, ""
+        new = None
         h = self.hexes[i]
         here = pos.by_hex.get(h)
-        if self._by_occupation and here:
+        if here:                            # occupied: only the units there can take it
+            if not self._by_occupation:
+                return
             any_unit, is_combat = self.any_unit, self._is_combat
             for u in here.values():
                 if not any_unit:
@@ -155,18 +158,26 @@ class ControlMap(Visitor):
                     new = u.side
                 elif u.side != new:
                     return                  # contested occupation (should not happen): unchanged
-            if new is not None:
-                how = "occupation"
-        if new is None and self._by_zoc and not here and self.zoc.enabled:
-            for side, cnt in self.zoc.counts.items():      # the one side whose units project into h
+            if new is None:
+                return
+            how = "occupation"
+        else:                               # empty: the one side whose units project a ZOC into it
+            if not self._by_zoc or not self.zoc.enabled:
+                return
+            for side, cnt in self.zoc.counts.items():
                 if cnt[i]:
                     if new is not None:
                         return              # two sides: contested, unchanged
                     new = side
-            if new is None or new in self.ctx.enemies(new):
+            if new is None:
+                return
+            hostile = self._self_hostile.get(new)
+            if hostile is None:
+                hostile = self._self_hostile[new] = new in self.ctx.enemies(new)
+            if hostile:
                 return
             how = "zoc"
-        if new is None or new == self._owner[i]:
+        if new == self._owner[i]:
             return
         self._owner[i] = self.current[h] = new
         found = self.changes.get(h)

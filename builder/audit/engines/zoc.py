@@ -196,6 +196,8 @@ class ZocMap(Visitor):
         new = self.zone_index(unit, pos) if pid in pos.units else EMPTY
         old = self._izone.get(pid)
         if old is None:
+            if not new:
+                return                      # projected none, projects none: nothing changed
             gone = EMPTY
         elif old[0] == side:
             if old[1] == new:
