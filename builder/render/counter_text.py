@@ -8,7 +8,7 @@ Text that cannot fit its slot even at half its size is an error naming the unit,
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from builder.errors import BuildError
 from builder.render import fonts
@@ -118,12 +118,28 @@ def _wraps(text: str):
         yield [" ".join(words[:third]), " ".join(words[third:2 * third]), " ".join(words[2 * third:])]
 
 
+_FITS: dict = {}        # fit's answers by everything they depend on (a build fits the same text ~9 times in 10)
+_FITS_KEPT = 20_000
+
+
 def fit(draw, text: str, box_w: float, box_h: float, size: float, style: str, where: str,
         min_scale: float = MIN_SCALE, wrap: bool = True, halo: tuple | None = None) -> Fitted:
     """The largest size <= ``size`` (px) at which ``text``'s ink fits the box, centred in it, on one line or
     wrapped at spaces (the ink, descenders included, not the font's nominal line height; a ``halo``'s
     outline included). ``size`` is the print's; a drawing with a smaller margin (the module's images)
     enlarges it by ``draw.text_scale``."""
+    # the drawing counts by its text scale, its side (the halo's width) and its font mode (the ink boxes)
+    key = (text, box_w, box_h, size, style, min_scale, wrap, halo, getattr(draw, "text_scale", 1.0),
+           getattr(draw, "im", None) is not None and draw.im.size, draw.fontmode)
+    found = _FITS.get(key)
+    if found is None:
+        found = _fit(draw, text, box_w, box_h, size, style, where, min_scale, wrap, halo)
+        if len(_FITS) < _FITS_KEPT:
+            _FITS[key] = found
+    return replace(found, lines=list(found.lines))   # the caller's own (a Fitted is mutable)
+
+
+def _fit(draw, text, box_w, box_h, size, style, where, min_scale, wrap, halo) -> Fitted:
     for trial_size in _sizes(size, getattr(draw, "text_scale", 1.0), min_scale):
         for lines in (_wraps(text) if wrap else [[text]]):
             trial = Fitted(lines, trial_size, style, halo, halo_width(draw, trial_size) if halo else 0)
