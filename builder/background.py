@@ -142,7 +142,8 @@ def _child(parent: buildcache.Context, run, fd: int) -> None:
     ctx = buildcache.Context(cache=buildcache.Cache(parent.cache.path) if parent.cache is not None else None,
                              jobs=parent.jobs, loose=parent.loose, memo=parent.memo, inputs=parent.inputs,
                              files=dict(parent.files), known=parent.known, prepared=dict(parent.prepared),
-                             faces=parent.faces, held=dict(parent.held), capture={}, stored={})
+                             faces=parent.faces, held=dict(parent.held), derived=parent.derived,
+                             capture={}, stored={})
     notes = _Notes()
     report = {"notes": notes.notes}
     try:

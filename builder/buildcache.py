@@ -183,6 +183,7 @@ class Context:
     restore_from: tuple | None = None              # (staged folder, the folder it replaces): see unwrite
     faces: bool = True       # counter faces written as loose files (build --faces); else only held for the module
     held: dict = field(default_factory=dict)       # path -> bytes a later step reads that is not written (hold)
+    derived: dict = field(default_factory=dict)    # what steps work out of the game more than once (face keys)
 
     def lookup(self, key: str) -> bytes | None:
         data = self.memo.get(key)

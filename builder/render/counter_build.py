@@ -91,15 +91,28 @@ def face_keys(game, sizes: list[int], faces_of=None) -> dict:
     """{(piece_id, face): cache key}: a hash of the renderer's sources and fonts, the pixel sizes,
     the game data a face can read and the face's own unit (templates applied) or marker.
     ``faces_of(piece)``: the faces wanted (default: the piece's own, those the module shows)."""
-    version = buildcache.source_version(*RENDER_SOURCES)
-    context = buildcache.digest({k: v for k, v in game.doc.items() if k not in _NOT_FACE_CONTEXT})
     keys = {}
-    for p in pieces(game):
-        item = game.units[p.source_id] if p.kind == "unit" else game.by_id["markers"][p.source_id]
-        own = buildcache.digest("counter-face", version, context, sizes, item, p.__dict__)
+    for p, own in _piece_keys(game, sizes):
         for face in (faces_of(p) if faces_of else p.faces):
             keys[(p.piece_id, face)] = buildcache.digest(own, face)
     return keys
+
+
+def _piece_keys(game, sizes: list[int]) -> list:
+    """[(piece, its key before the face)]: worked out once a build for each list of sizes (the counters,
+    the sheets and the module ask; each hashes the whole game's data and every unit)."""
+    derived = buildcache.current().derived
+    found = derived.get(("piece keys", id(game), tuple(sizes)))
+    if found is not None and found[0] is game:
+        return found[1]
+    version = buildcache.source_version(*RENDER_SOURCES)
+    context = buildcache.digest({k: v for k, v in game.doc.items() if k not in _NOT_FACE_CONTEXT})
+    own = []
+    for p in pieces(game):
+        item = game.units[p.source_id] if p.kind == "unit" else game.by_id["markers"][p.source_id]
+        own.append((p, buildcache.digest("counter-face", version, context, sizes, item, p.__dict__)))
+    derived[("piece keys", id(game), tuple(sizes))] = (game, own)   # the game kept: its id stays its own
+    return own
 
 
 def print_only_pngs(game, wanted) -> dict:
