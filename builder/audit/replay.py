@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from builder.audit.context import AuditContext, Location, PhaseInfo
 from builder.audit.errors import AuditInputError
@@ -214,7 +215,7 @@ def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor]
     replayer = Replayer(ctx, visitors)
     replayer.pos.save_description = save_description(stream)
     try:
-        return replayer.run_items(node for _, _, node in stream)
+        return replayer.run_items(map(_NODE, stream))
     except TruncatedError as exc:
         raise AuditInputError(f"{name}: cannot audit: {exc}") from None
     except (VassalFormatError, RecursionError) as exc:
@@ -278,6 +279,8 @@ class Replayer:
         stats, pos, apply = self.stats, self.pos, self._apply_safely
         end_entry = self._on["end_entry"]
         leaf = _LEAF
+        move = type(self)._move
+        quiet_chat = not self._on_chat          # a chat line nobody reads does nothing
         for item in items:
             number += 1
             if self._setup:
@@ -291,7 +294,15 @@ class Replayer:
             stats.entries += 1
             if item.__class__ is Log and item.inner.__class__ in leaf:
                 stats.is_log = True             # the usual entry: one logged command
-                apply(item.inner)
+                inner = item.inner
+                cls = inner.__class__
+                if cls is MovePiece:            # _apply_safely for the commonest two, spelt out
+                    try:
+                        move(self, inner)
+                    except _FAILURES as exc:
+                        self._failure(inner, exc)
+                elif cls is not Chat or not quiet_chat:
+                    apply(inner)
             else:
                 for c in _flatten(item):
                     if isinstance(c, Log):
@@ -347,10 +358,13 @@ class Replayer:
     def _apply_safely(self, c: Command) -> None:
         try:
             self._by_class.get(c.__class__, self._apply_any)(self, c)
-        except (VassalFormatError, ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
-            self._failed += 1
-            if self._failed == 1:
-                self._first_failure = f"{c.TYPE}: {type(exc).__name__}: {exc}"[:160]
+        except _FAILURES as exc:
+            self._failure(c, exc)
+
+    def _failure(self, c: Command, exc: Exception) -> None:
+        self._failed += 1
+        if self._failed == 1:
+            self._first_failure = f"{c.TYPE}: {type(exc).__name__}: {exc}"[:160]
 
     def _apply(self, c: Command) -> None:
         if isinstance(c, MovePiece):
@@ -588,6 +602,11 @@ def parse_tracker(cal, state: str) -> PhaseInfo | None:
         return None
     return cal.phase(t_idx, sub or 0, ph_idx or 0)
 
+
+_NODE = itemgetter(2)        # of a stream's (number, offset, node)
+
+# what a command that cannot be interpreted raises (it is counted and skipped)
+_FAILURES = (VassalFormatError, ValueError, IndexError, KeyError, AttributeError, TypeError)
 
 # entries of one logged leaf command go straight to it (the others through _flatten)
 _LEAF = frozenset((MovePiece, Chat, ChangePiece, AddPiece, RemovePiece, TurnTracker))

@@ -41,6 +41,8 @@ class Engines(Visitor):
         for name in ("move", "flip", "status", "remove", "add", "marker"):
             handlers = self._on[name]
             setattr(self, name, _dispatch(handlers))
+        if self._on["move"] == [self.zoc.move, self.control.move, self.ledger.move, self.arrivals.move]:
+            self.move = _moves(self.zoc, self.control, self.ledger, self.arrivals)
 
     @property
     def setup_stage(self) -> bool:
@@ -95,6 +97,22 @@ EVENTS = ("begin", "end", "end_entry", "phase", "move", "flip", "status", "remov
 def _handles(engine, name: str) -> bool:
     """Whether the engine does something on event *name* (its class overrides the Visitor's no-op)."""
     return getattr(type(engine), name, None) is not getattr(Visitor, name)
+
+
+def _moves(zoc, control, ledger, arrivals):
+    """The engines' move handlers in order, without the wrappers of engines that do nothing (every move)."""
+    zoc_update = zoc._update if zoc.enabled else None
+    control_move = control.move if control.enabled else None
+    ledger_move, arrivals_move = ledger.move, arrivals.move
+
+    def move(ev, pos) -> None:
+        if zoc_update is not None:
+            zoc_update(ev.unit, pos)
+        if control_move is not None:
+            control_move(ev, pos)
+        ledger_move(ev, pos)
+        arrivals_move(ev, pos)
+    return move
 
 
 def _dispatch(handlers: list):

@@ -268,11 +268,16 @@ class ControlMap(Visitor):
 
     def move(self, ev, pos) -> None:
         if self.enabled:
-            self._entry, self._turn = ev.entry, pos.turn
+            self._entry = ev.entry
+            ph = pos.phase
+            self._turn = ph.turn if ph else None
             frm, to = ev.frm.index, ev.to.index
             if frm < 0 and ev.frm.hex is not None or to < 0 and ev.to.hex is not None:
                 frm, to = self._index(ev.frm), self._index(ev.to)
-            self._around((frm, to), pos)
+            if self._occupancy is not None:       # (fastpaths: set only then)
+                self._changed_around((frm, to), pos)
+            else:
+                self._around((frm, to), pos)
 
     def add(self, ev, pos) -> None:
         if self.enabled:

@@ -89,7 +89,10 @@ class Ledger(Visitor):
         elif a.start is None:
             a.start = ev.frm
         a.moves += 1
-        kind = self.kind_of(ev.unit, pos)
+        u = ev.unit
+        kind = self._kinds.get((u.side, u.props.get("Type"))) if self._fast and pos.phase is self._kind_phase else None
+        if kind is None:
+            kind = self.kind_of(u, pos)
         kinds = a.kinds
         kinds[kind] = kinds.get(kind, 0) + 1
         entries = a.entries

@@ -151,13 +151,22 @@ class ZocMap(Visitor):
 
     def zone_index(self, unit, pos) -> frozenset:
         """:meth:`zone_of` as hex indices (ctx.hexes)."""
-        if not self.enabled or not self.projects(unit, pos):
+        if not self.enabled:
             return EMPTY
-        i = unit.location.index
-        if i < 0:                                       # a hex not on the grid (a Location made by hand)
-            i = self._hex_index.get(unit.location.hex, -1)
-            if i < 0:
+        loc = unit.location
+        i = loc.index
+        if i < 0:
+            if loc.hex is None:
                 return EMPTY
+            i = self._hex_index.get(loc.hex, -1)        # a Location made by hand
+        mine = self._unit_projects.get(id(unit))        # projects()'s memo, read here
+        if mine is not None and mine[0] is unit and mine[1] == unit.status and mine[2] == unit.level:
+            if not mine[3]:
+                return EMPTY
+        elif not self.projects(unit, pos):
+            return EMPTY
+        if i < 0:
+            return EMPTY
         out = self._reach[i]
         if out is None:
             out = self._reach[i] = self._reach_of(i)
