@@ -62,6 +62,55 @@ def test_the_switch_turns_the_shortcuts_off():
     assert kinds.count("MobileAssault") == kinds.count("Replacements") == 1
     assert [type(r).__name__ for r in slow.rules].count("MobileAssault") == 10
     assert fast.checked() == slow.checked()
+    # an end_entry handler that names the events it judges after (end_entry_after) is kept from other entries
+    from builder.audit.rules import STIR
+    levels = [bits for h, bits in fast._end_after if type(h.__self__).__name__ == "MarkerLevels"]
+    assert len(levels) == 3 and set(levels) == {STIR["marker"]}
+
+
+def test_end_entry_is_shown_only_the_entries_with_the_events_it_names():
+    """With fastpaths an end_entry handler sees only the entries with an event it names (end_entry_after),
+    none after chat lines only; with it off, every entry."""
+    from types import SimpleNamespace as NS
+
+    from builder.audit.rules import Rule, RuleSet
+
+    class Markers(Rule):
+        end_entry_after = frozenset({"marker"})
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen = []
+
+        def marker(self, ev, pos) -> None: ...
+
+        def end_entry(self, entry, pos) -> None:
+            self.seen.append(entry)
+
+    class Every(Markers):
+        end_entry_after = None
+
+    for fast in (True, False):
+        saved, fastpaths.ENABLED = fastpaths.ENABLED, fast
+        try:
+            marks, every = Markers(), Every()
+            rs = RuleSet([marks, every], [])
+        finally:
+            fastpaths.ENABLED = saved
+        pos = NS(phase=None)
+        rs.end_entry(0, pos)                                    # the start position
+        rs.move(NS(undo=False, unit=NS(piece_id="p")), pos)
+        rs.end_entry(1, pos)
+        rs.marker(NS(undo=False), pos)
+        rs.end_entry(2, pos)
+        rs.chat(NS(undo=False, text="hello", entry=3), pos)
+        rs.end_entry(3, pos)
+        rs.flip(NS(undo=True), pos)                             # undone: the position changed all the same
+        rs.end_entry(4, pos)
+        rs.marker(NS(undo=True), pos)
+        rs.end_entry(5, pos)
+        assert every.seen == ([0, 1, 2, 4, 5] if fast else [0, 1, 2, 3, 4, 5])
+        assert marks.seen == ([0, 2, 5] if fast else [0, 1, 2, 3, 4, 5])
 
 
 def test_finding_log_keeps_order_and_spills_past_its_head():

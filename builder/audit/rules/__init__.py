@@ -86,6 +86,9 @@ class Rule:
 
     # events a configured instance has nothing to do for (its class handles them for other configurations)
     idle_events: frozenset = frozenset()
+    # the events whose changes end_entry judges (fastpaths: an entry with none of them is not shown to it);
+    # None: any event but chat lines
+    end_entry_after: frozenset | None = None
 
     def checks(self) -> list[tuple[str, str, str]]:
         """(rule id, reference, what it judges) of each rule this object checks."""
@@ -179,9 +182,14 @@ class RuleSet(Visitor):
         self._moving_rules: list = []
         self._for_unit: dict = {}       # id(unit) -> (unit, the move handlers for it), for this set of live rules
         self._unit_tables: dict = {}    # the live rules (by position) -> its _for_unit table
-        # whether an event other than a chat line came since the last end_entry (fastpaths: after an entry of
-        # chat lines only, no end_entry handler has anything to do: they judge what the events changed)
-        self._stirred = True
+        # the events (bits of STIR) that came since the last end_entry, chat lines aside (fastpaths: after an
+        # entry of chat lines only, no end_entry handler has anything to do: they judge what the events changed;
+        # a rule that names the events it judges after, end_entry_after, is shown only entries with one of them)
+        self._stirred = ANY
+        self._end_after = [(h, _bits(getattr(r, "end_entry_after", None)))
+                           for r, h in zip([r for r in rules if not self._fast or _handles(r, "end_entry")],
+                                           self._on["end_entry"])]
+        self._end_for: dict = {}        # events seen (bits) -> the end_entry handlers to call (fastpaths)
 
     def _phase_began(self, pos) -> None:
         if self._fast:
@@ -264,7 +272,7 @@ class RuleSet(Visitor):
 
     # visitor: rules (not for undone commands), then the engines
     def _both(self, name, ev, pos, handlers=None) -> None:
-        self._stirred = True
+        self._stirred |= STIR[name]
         if not ev.undo:
             for h in self._on[name] if handlers is None else handlers:
                 h(ev, pos)
@@ -282,7 +290,7 @@ class RuleSet(Visitor):
         pos.activation = self.activations.current
 
     def losses(self, ev, pos) -> None:
-        self._stirred = True
+        self._stirred |= STIR["losses"]
         if not ev.undo:
             for h in self._on["losses"]:
                 h(ev, pos)
@@ -303,7 +311,7 @@ class RuleSet(Visitor):
             h(ev, pos)
 
     def begin(self, pos) -> None:
-        self._stirred = True
+        self._stirred = ANY
         if self.engines is not None:
             self.engines.arrivals.begin(pos)        # the scenario first: the rules' begin reads it
             self.engines.start_setup_stage(pos)
@@ -319,7 +327,7 @@ class RuleSet(Visitor):
         if not self._fast:
             self._both("move", ev, pos, self._moving)
             return
-        self._stirred = True                        # _both, for the commonest event, spelt out
+        self._stirred |= 2                          # _both, for the commonest event, spelt out (STIR["move"])
         if not ev.undo:
             unit = ev.unit
             found = self._for_unit.get(id(unit))
@@ -346,7 +354,7 @@ class RuleSet(Visitor):
         self._both("remove", ev, pos)
 
     def phase(self, ev, pos) -> None:
-        self._stirred = True
+        self._stirred |= STIR["phase"]
         if self.activations:
             self._activations(self.activations.turn_changed(), pos)
         for h in self._on["phase"]:
@@ -362,10 +370,16 @@ class RuleSet(Visitor):
 
     def end_entry(self, entry, pos) -> None:
         if self._fast:
-            if not self._stirred:
+            seen = self._stirred
+            if not seen:
                 return                              # only chat lines since the last entry: nothing to judge
-            self._stirred = False
-        for h in self._on["end_entry"]:
+            self._stirred = 0
+            handlers = self._end_for.get(seen)
+            if handlers is None:
+                handlers = self._end_for[seen] = [h for h, bits in self._end_after if bits & seen]
+        else:
+            handlers = self._on["end_entry"]
+        for h in handlers:
             h(entry, pos)
         if self.engines is not None:
             self.engines.end_entry(entry, pos)
@@ -377,6 +391,17 @@ class RuleSet(Visitor):
             h(pos)
         if self.engines is not None:
             self.engines.end(pos)
+
+
+# the events that stir the rules' end_entry handlers, as bits (activations come with a phase or a marker)
+STIR = {name: 1 << k for k, name in enumerate(("begin", "move", "flip", "status", "add", "remove", "phase", "marker",
+                                                "losses"))}
+ANY = sum(STIR.values())
+
+
+def _bits(events) -> int:
+    """The bits of STIR of these event names; None: every one."""
+    return ANY if events is None else sum(STIR[e] for e in events)
 
 
 def _handles(rule, name: str) -> bool:

@@ -30,11 +30,11 @@ class ArrivalRule(Rule):
     def move(self, ev, pos) -> None:
         if self.arrivals.scenario is None:
             return
-        if self.engines.is_setup_move(ev, pos):
-            return                              # the players' set-up, judged by the set-up rule
-        a = self.arrivals.arrival_of(ev, pos)
+        a = self.arrivals.arrival_of(ev, pos)        # (only read: asked first, as most moves are no arrival)
         if a is None:
             return
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         frm = getattr(ev, "frm", None)
         if frm is not None and self.ctx.is_staging(frm, "To place"):
             return                                    # a set-up placement (the set-up rule's)

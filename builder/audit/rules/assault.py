@@ -116,7 +116,9 @@ class MobileAssault(Rule):
         self._start: dict = {}          # piece id -> hex at its first move in the phase
         self._combat: dict = {}         # unit id -> whether it is a combat unit
         self._fast = fastpaths.ENABLED
-        self._live_phase, self._live, self._live_for = _NO_PHASE, [], {}   # _entries_for's memo (fastpaths)
+        # _entries_for's memo (fastpaths): the phase and its live entries' bits, each unit's entries' bits, and
+        # the list of the entries of each combination of bits
+        self._live_phase, self._live, self._unit_bits, self._live_for = _NO_PHASE, 0, {}, {}
         self._last_launches = None      # ((frm, target), launch hexes) of the move being judged (fastpaths)
         self._sides: dict = {}          # (hex, hex) -> the hexside's types as a set (fastpaths)
 
@@ -124,6 +126,7 @@ class MobileAssault(Rule):
         """Judge *other*'s entries too, after this one's (each entry keeps its own groups and counts; where
         a unit's moves began in the phase is the same for all)."""
         self.entries += other.entries
+        self._live_phase, self._unit_bits, self._live_for = _NO_PHASE, {}, {}     # their bits name these entries
 
     def checks(self) -> list[tuple[str, str, str]]:
         return [(e.id, e.reference, e.message or e.id) for e in self.entries]
@@ -201,16 +204,22 @@ class MobileAssault(Rule):
                             reference=e.reference, rule_id=e.id)
 
     def _entries_for(self, pos, u) -> list:
-        """The entries that apply now (their phases, turns, weather) and to *u* (their units), in order:
-        worked out once per phase, and per unit in it (fastpaths; only read)."""
+        """The entries that apply now (their phases, turns, weather) and to *u* (their units), in order
+        (fastpaths; only read): the entries live in the phase (bits, worked out once per phase) and those
+        whose units the unit is (bits, once per unit), one list per combination of them."""
         if pos.phase is not self._live_phase:
             self._live_phase = pos.phase
-            self._live = [e for e in self.entries if e.when.applies(pos)]
-            self._live_for = {}
-        found = self._live_for.get(id(u))
+            self._live = sum(1 << k for k, e in enumerate(self.entries) if e.when.applies(pos))
+        found = self._unit_bits.get(id(u))
         if found is None or found[0] is not u:
-            found = self._live_for[id(u)] = (u, [e for e in self._live if e.units.matches(u)])
-        return found[1]
+            if len(self._unit_bits) > 20_000:
+                self._unit_bits.clear()
+            found = self._unit_bits[id(u)] = (u, sum(1 << k for k, e in enumerate(self.entries) if e.units.matches(u)))
+        bits = found[1] & self._live
+        entries = self._live_for.get(bits)
+        if entries is None:
+            entries = self._live_for[bits] = [e for k, e in enumerate(self.entries) if bits >> k & 1]
+        return entries
 
     # ------------------------------------------------------------------ conditions
     def _launches(self, frm, start, target) -> list:
@@ -277,9 +286,9 @@ class MobileAssault(Rule):
 
     def _by_launch(self, e, pos, u, frm, start, target, group) -> str | None:
         launches = self._launches(frm, start, target)
-        ok = [n for n in launches if not (e.not_from is not None and e.not_from.contains(n))
-              and not (self._side_types(n, target) & e.across)]
-        if not ok:
+        not_from, across = e.not_from, e.across
+        if not any(not (not_from is not None and not_from.contains(n)) and not (across and self._side_types(n, target)
+                                                                                & across) for n in launches):
             grid = self.ctx.grid
             n = launches[0]
             if e.not_from is not None and e.not_from.contains(n):

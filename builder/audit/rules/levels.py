@@ -17,6 +17,7 @@ from .select import PlaceSet, When
 class MarkerLevels(Rule):
     id = "marker-levels"
     description = "levels built with markers (fortifications): per turn, per hex, in all, where"
+    end_entry_after = frozenset({"marker"})          # what touches the hexes end_entry judges
 
     def __init__(self, ctx, spec: dict) -> None:
         super().__init__()

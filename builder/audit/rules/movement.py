@@ -181,8 +181,8 @@ class MovementAllowance(Rule):
             perm = self._permission(pos, u)
         if perm is None:
             return
-        if self.engines.is_setup_move(ev, pos):
-            return                              # the players' set-up, judged by the set-up rule
+        # (the players' set-up is judged by the set-up rule: a set-up move is asked for below, where the rule
+        # would count or report it; everything before is only read)
         act = self.engines.ledger.get(u.piece_id)
         began = act.start if act is not None and act.start is not None else ev.frm
         entering = began.hex is None
@@ -191,7 +191,8 @@ class MovementAllowance(Rule):
         mc = pos.movement_class(u)
         ma, why = self.allowance.of(u, pos, perm, entering=entering, began=began)
         if ma is None:
-            self.not_judged += 1
+            if not self.engines.is_setup_move(ev, pos):
+                self.not_judged += 1
             return
         if self.costs.prohibited_terrain(to, mc) is not None:
             return                                   # the prohibited-terrain rule reports it
@@ -213,6 +214,8 @@ class MovementAllowance(Rule):
                 return
         elif self.costs.within(start, to, mc, ma, zoc=zoc) or self._minimum_move(start, ev, act, mc, ma, zoc):
             return
+        if self.engines.is_setup_move(ev, pos):
+            return                              # the players' set-up, judged by the set-up rule
         found = self.costs.path(start, to, mc, ma, zoc=zoc)
         self.last_path = found
         self._reported.add(u.piece_id)

@@ -75,6 +75,7 @@ class MovementRestrictions(Rule):
     id = "movement"
     description = "where units may move, which may move, how many per phase (data: rules, check: movement)"
     uses_engines = True
+    end_entry_after = frozenset({"move", "add", "remove"})   # what moves the units an until reads
 
     def __init__(self, ctx, spec: dict, engines=None) -> None:
         super().__init__()

@@ -34,6 +34,7 @@ def _id_ref(spec, default_id: str, default_ref: str) -> tuple[str, str]:
 class Stacking(Rule):
     id = "stacking"
     description = "stacking points per side in a hex at the end of each move"
+    end_entry_after = frozenset({"move", "add"})     # what fills the pending hexes end_entry judges
 
     def __init__(self, ctx, limit: float, by_side: dict, counts: str, exempt: set, weights: dict,
                  reference: str, spec: dict | None = None) -> None:

@@ -52,7 +52,7 @@ class TerrainCosts:
         self._axial: dict = {}        # hex -> axial coordinates (A*'s distance)
         self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
         self._fast = fastpaths.ENABLED
-        self._barred: dict = {}       # (hex, class) -> the terrain type barring it, or None (fastpaths)
+        self._barred: dict = {}       # class -> hex -> the terrain type barring it, or None (fastpaths)
 
     def has_costs(self) -> bool:
         return any(isinstance(t.get("movement"), dict) and t["movement"]
@@ -69,12 +69,14 @@ class TerrainCosts:
         """The terrain type that bars *mclass* from hex *h*, or None (remembered per hex and class: fastpaths)."""
         if not self._fast:
             return self._prohibited_terrain(h, mclass)
-        key = (h, mclass)
-        found = self._barred.get(key, self)
+        table = self._barred.get(mclass)
+        if table is None:
+            table = self._barred[mclass] = {}
+        found = table.get(h, self)
         if found is self:
-            if len(self._barred) > 200_000:
-                self._barred.clear()
-            found = self._barred[key] = self._prohibited_terrain(h, mclass)
+            if len(table) > 200_000:
+                table.clear()
+            found = table[h] = self._prohibited_terrain(h, mclass)
         return found
 
     def _prohibited_terrain(self, h, mclass: str):
