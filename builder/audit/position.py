@@ -219,19 +219,9 @@ class Position:
                 self._touch(new)
         if self._index_watchers:
             if old is not None:
-                i = old_loc.index
-                if i < 0:
-                    self._touch_index(old_loc)
-                else:
-                    for w in self._index_watchers:
-                        w.add(i)
+                self._touch_index(old_loc)
             if new is not None:
-                i = loc.index
-                if i < 0:
-                    self._touch_index(loc)
-                else:
-                    for w in self._index_watchers:
-                        w.add(i)
+                self._touch_index(loc)
 
     def place(self, piece_id: str, loc: Location) -> None:
         u = self.units.get(piece_id)

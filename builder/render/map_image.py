@@ -15,8 +15,8 @@ from PIL import Image
 
 from builder.geometry.vassal_derive import board_bounds, board_showing, local_name, seams
 from builder.progress import SILENT
-from builder.render.drawing import BlendingDraw
 from builder.render import fonts, map_hexsides, map_labels, map_lines, map_markers, map_numbers, map_symbols
+from builder.render.drawing import BlendingDraw
 from builder.render.map_numbers import hex_name, number_plate, numbered  # noqa: F401  (the map's API)
 from builder.render.map_style import BORDER_INK, GRID_INK, INK, SHEET_INK, VP_RED, Scale, draw_pattern, rgba
 

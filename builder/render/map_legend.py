@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-from builder.render.drawing import BlendingDraw
 from builder.render import fonts, map_hexsides, map_markers, map_symbols
+from builder.render.drawing import BlendingDraw
 from builder.render.map_style import INK, PANEL, Scale, draw_pattern, rgba
 
 

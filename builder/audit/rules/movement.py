@@ -170,15 +170,7 @@ class MovementAllowance(Rule):
         to = ev.to.hex
         if to is None or u.piece_id in self._reported:
             return
-        if self._fast:                          # permission(), spelt out for the commonest event
-            if pos.phase is not self._perm_phase:
-                self._perm_phase, self._perm = pos.phase, {}
-            key = (u.side, u.props.get("Type"))
-            perm = self._perm.get(key, self)
-            if perm is self:
-                perm = self._perm[key] = self._permission(pos, u)
-        else:
-            perm = self._permission(pos, u)
+        perm = self.permission(pos, u)
         if perm is None:
             return
         # (the players' set-up is judged by the set-up rule: a set-up move is asked for below, where the rule
