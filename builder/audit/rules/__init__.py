@@ -215,7 +215,7 @@ class RuleSet(Visitor):
         from .movement import MovementAllowance, ProhibitedTerrain, movement_phase_ids
         from .phases import PhaseDiscipline
         from .stacking import Stacking
-        from .terrain import TerrainCosts
+        from .terrain import shared_costs
 
         engines = Engines(ctx)
         rules: list[Rule] = []
@@ -225,7 +225,7 @@ class RuleSet(Visitor):
             not_checked.insert(0, "stacking: the data gives no game.stacking limit")
         else:
             rules.append(stacking)
-        costs = TerrainCosts(ctx)
+        costs = shared_costs(ctx).for_audit()     # the context's step tables, this audit's searches
         if costs.prohibits_any():
             rules.append(ProhibitedTerrain(ctx, costs))
         else:

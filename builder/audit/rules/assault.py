@@ -25,18 +25,10 @@ from builder.audit import fastpaths
 
 from . import Rule
 from .select import PlaceSet, UnitSelector, When
+from .terrain import shared_costs
 
 
 _NO_PHASE = object()        # a phase no position has (a memo's start: not the object itself, no cycle)
-
-
-def shared_costs(ctx):
-    """One TerrainCosts per game context (its step and path caches are shared by the rules)."""
-    from .terrain import TerrainCosts
-    found = getattr(ctx, "_shared_costs", None)
-    if found is None:
-        found = ctx._shared_costs = TerrainCosts(ctx)
-    return found
 
 
 def enemies_of(ctx, side: str) -> set:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from . import Rule
 from .assault import enemies_of
 from .select import PlaceSet, UnitSelector, When, box_ids
-from .terrain import TerrainCosts
+from .terrain import TerrainCosts, shared_costs
 
 
 def _fmt(v: float) -> str:
@@ -62,7 +62,7 @@ class PhaseChecks(Rule):
     def _costs_for(self, closed: tuple) -> TerrainCosts:
         found = self._costs.get(closed)
         if found is None:
-            found = self._costs[closed] = TerrainCosts(self.ctx, closed_hexsides=set(closed))
+            found = self._costs[closed] = shared_costs(self.ctx, closed)
         return found
 
     def unit_matters(self, unit) -> bool:

@@ -12,6 +12,7 @@ unit's whole MA, ``half`` half of it. A terrain type without a cost for the clas
 
 from __future__ import annotations
 
+import copy
 import heapq
 from dataclasses import dataclass
 
@@ -40,6 +41,20 @@ def _number(v, ma: float) -> float | None:
     return None
 
 
+def shared_costs(ctx, closed: tuple = ()) -> "TerrainCosts":
+    """One TerrainCosts per game context, set of closed hexside types and state of the fastpaths switch: its
+    step tables read only the map, so every rule and audit of the context shares them (and its searches
+    without ZOC). A rule that searches with ZOC takes :meth:`TerrainCosts.for_audit`."""
+    shared = getattr(ctx, "_shared_costs", None)
+    if shared is None:
+        shared = ctx._shared_costs = {}
+    key = (closed, fastpaths.ENABLED)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = TerrainCosts(ctx, closed_hexsides=set(closed))
+    return found
+
+
 class TerrainCosts:
     def __init__(self, ctx, closed_hexsides: set | None = None) -> None:
         self.ctx = ctx
@@ -53,6 +68,13 @@ class TerrainCosts:
         self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
         self._fast = fastpaths.ENABLED
         self._barred: dict = {}       # class -> hex -> the terrain type barring it, or None (fastpaths)
+
+    def for_audit(self) -> "TerrainCosts":
+        """A TerrainCosts sharing this one's step tables with a cache of searches of its own: a search's key
+        names the ZOC state by the ZOC engine's versions, which count from zero in every audit."""
+        own = copy.copy(self)
+        own._paths = {}
+        return own
 
     def has_costs(self) -> bool:
         return any(isinstance(t.get("movement"), dict) and t["movement"]
@@ -265,11 +287,10 @@ class TerrainCosts:
                 first.add(h)
                 heappush(heap, (c + unit * dist(h), c, h))
         if zoc is not None:
-            zhexes = zoc.hexes
-            zhexes = zhexes.members() if hasattr(zhexes, "members") else zhexes
+            z0, z1 = _zone_parts(zoc.hexes, self._fast)
             enter, leave, stop, zoc_to_zoc = zoc.enter, zoc.leave, zoc.stop, zoc.zoc_to_zoc
         else:                                       # no EZOC: no hex is in one, and c + 0.0 + 0.0 == c
-            zhexes, enter, leave, stop, zoc_to_zoc = frozenset(), 0.0, 0.0, False, True
+            z0, z1, enter, leave, stop, zoc_to_zoc = _EMPTY, _EMPTY, 0.0, 0.0, False, True
         while heap:
             _, d, h = heappop(heap)
             if d > best[h]:
@@ -285,11 +306,11 @@ class TerrainCosts:
             adj = fixed.get(h)
             if adj is None:
                 adj = adjacent(h, mclass, ma, table)
-            in_z = h in zhexes
+            in_z = h in z0 or h in z1
             if in_z and stop and h not in first:
                 continue                            # entering an EZOC ended the move
             for n, c in adj:
-                n_z = n in zhexes
+                n_z = n in z0 or n in z1
                 if in_z and n_z and not zoc_to_zoc:
                     continue
                 nd = d + (c + (enter if n_z else 0.0) + (leave if in_z else 0.0))
@@ -365,16 +386,14 @@ class TerrainCosts:
                             return True
                         break
             return False
-        zh = zoc.hexes
-        if hasattr(zh, "lookup"):
-            zh = zh.lookup()
+        z0, z1 = _zone_parts(zoc.hexes, True, few=True)
         enter, leave, stop, zoc_to_zoc = zoc.enter, zoc.leave, zoc.stop, zoc.zoc_to_zoc
-        s_z = start in zh
+        s_z = start in z0 or start in z1
         g_z = None
         for m, c1 in first:
             if m != goal and m not in around:
                 continue                            # neither the goal nor a step from it
-            m_z = m in zh
+            m_z = m in z0 or m in z1
             if s_z and m_z and not zoc_to_zoc:
                 continue
             c1 = c1 + (enter if m_z else 0.0) + (leave if s_z else 0.0)
@@ -393,7 +412,7 @@ class TerrainCosts:
                 if n != goal:
                     continue
                 if g_z is None:
-                    g_z = goal in zh
+                    g_z = goal in z0 or goal in z1
                 if m_z and g_z and not zoc_to_zoc:
                     break
                 c2 = c2 + (enter if g_z else 0.0) + (leave if m_z else 0.0)
@@ -424,6 +443,22 @@ class ZocCosts:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, ZocCosts) and self.identity() == other.identity()
+
+
+_EMPTY = frozenset()
+
+
+def _zone_parts(hexes, split: bool, few: bool = False) -> tuple:
+    """Two containers whose ``in`` together is the EZOC's: with *split* (fastpaths), an enemy zone of two sides
+    (the Axis's) as the two sides' own tables, read in place (no set of both made for each state of the zones,
+    no call of the view's ``in``); else the container the zone offers for searches (builder.audit.engines.zoc
+    EnemyZone.members; *few*: for a test of a few hexes, lookup, which makes no set) and an empty one."""
+    zones = getattr(hexes, "zones", None) if split else None
+    if zones is not None and len(zones) == 2:
+        return zones[0], zones[1]
+    if few:
+        return (hexes.lookup() if hasattr(hexes, "lookup") else hexes), _EMPTY
+    return (hexes.members() if hasattr(hexes, "members") else hexes), _EMPTY
 
 
 def _replaces(hexside_type: dict) -> bool:
