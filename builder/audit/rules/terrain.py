@@ -135,19 +135,29 @@ class TerrainCosts:
 
     def _uses_ma(self, a, b, mclass) -> bool:
         """Whether the a -> b step's cost is a share of the allowance (a cost of ``all`` or ``half``)."""
+        return self._step_uses_ma(self.terrain_type(b), self.ctx.hexsides.get(frozenset((a, b)), ()),
+                                  self.ctx.lines.get((a, b), ()), mclass)
+
+    def _step_uses_ma(self, tt, sides, along, mclass) -> bool:
+        """:meth:`_uses_ma` of a step into terrain type *tt* across the hexside types *sides* along the line
+        types *along*."""
         ctx = self.ctx
-        tt = self.terrain_type(b)
         if tt is not None and _cost(tt.get("movement"), mclass) in BY_MA:
             return True
-        for hid in ctx.hexsides.get(frozenset((a, b)), ()):
+        for hid in sides:
             if _cost((ctx.hexside_types.get(hid) or {}).get("movement"), mclass) in BY_MA:
                 return True
-        return any(_cost((ctx.line_types.get(lid) or {}).get("movement"), mclass) in BY_MA
-                   for lid in ctx.lines.get((a, b), ()))
+        return bool(along) and any(_cost((ctx.line_types.get(lid) or {}).get("movement"), mclass) in BY_MA
+                                   for lid in along)
 
     def _compute_step(self, a, b, mclass, ma):
+        return self._step_cost(self.terrain_type(b), self.ctx.hexsides.get(frozenset((a, b)), ()),
+                               self.ctx.lines.get((a, b), ()), mclass, ma)
+
+    def _step_cost(self, tt, sides, along, mclass, ma):
+        """The cost of a step into terrain type *tt* across the hexside types *sides* along the line types
+        *along* (the a -> b step's, :meth:`_compute_step`), None if prohibited."""
         ctx = self.ctx
-        tt = self.terrain_type(b)
         if tt is not None and tt.get("playable") is False:
             return None
         tv = _cost(tt.get("movement"), mclass) if tt else None
@@ -156,7 +166,7 @@ class TerrainCosts:
         base = _number(tv, ma)
         base = DEFAULT_COST if base is None else base
         replace = []
-        for hid in ctx.hexsides.get(frozenset((a, b)), ()):
+        for hid in sides:
             if hid in self.closed:
                 return None
             ht = ctx.hexside_types.get(hid) or {}
@@ -170,11 +180,11 @@ class TerrainCosts:
                 replace.append(n)
             else:
                 base += n
-        for lid in ctx.lines.get((a, b), ()):
+        for lid in along:
             n = _number(_cost((ctx.line_types.get(lid) or {}).get("movement"), mclass), ma)
             if n is not None:
                 replace.append(n)
-        return min([base, *replace])
+        return min(base, *replace) if replace else base
 
     def hexside_extra(self, a, b, mclass: str, ma: float) -> float | None:
         """The added cost of the a|b hexside's features (a river's +1), None if one is prohibited."""
@@ -200,10 +210,12 @@ class TerrainCosts:
         if out is not None:
             return out
         steps, varies, costs = [], False, self._costs
-        for n in self.grid.neighbours(h):
-            if self._uses_ma(h, n, mclass):
+        hexsides, lines, terrain_type = self.ctx.hexsides, self.ctx.lines, self.terrain_type
+        for n in self.grid.neighbours(h):     # each step's terrain and features looked up once for both tests
+            tt, sides, along = terrain_type(n), hexsides.get(frozenset((h, n)), ()), lines.get((h, n), ())
+            if not varies and self._step_uses_ma(tt, sides, along, mclass):
                 varies = True
-            c = self._compute_step(h, n, mclass, ma)
+            c = self._step_cost(tt, sides, along, mclass, ma)
             if c is not None:
                 steps.append((n, costs.setdefault(c, c)))
         out = tuple(steps)
@@ -309,11 +321,13 @@ class TerrainCosts:
             in_z = h in z0 or h in z1
             if in_z and stop and h not in first:
                 continue                            # entering an EZOC ended the move
+            out = leave if in_z else 0.0            # (h's part of every step out of it, in the same sum)
+            no_zz = in_z and not zoc_to_zoc
             for n, c in adj:
                 n_z = n in z0 or n in z1
-                if in_z and n_z and not zoc_to_zoc:
+                if no_zz and n_z:
                     continue
-                nd = d + (c + (enter if n_z else 0.0) + (leave if in_z else 0.0))
+                nd = d + (c + (enter if n_z else 0.0) + out)
                 old = best.get(n)
                 if old is None or nd < old:
                     if unit:
