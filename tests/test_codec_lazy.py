@@ -108,6 +108,30 @@ def test_moves_off_the_plain_shape_are_decoded_at_once(raw, lazy):
 
 
 @pytest.mark.parametrize("raw", [
+    "M/p1/Main Map/1/2/null/Main Map/3/4/null", "M/null/Main Map/+1/-2/p2/null/3/4/null/pw\\/x",
+    "M/p\\/1/Main Map/1/2/null/Main Map/3/4/null", "M/'p1'/Main Map/1/2/'u'/Main Map/3/4/null",
+    "M/p1/Main Map/0012/2/null/Main Map/3/4/null/'pw'", "M/p1/Main Map/1234567890/2/null/Main Map/3/4/null",
+])
+def test_a_moves_destination_is_its_fields(raw):
+    for m in (decode_leaf(raw), iter_top_level(["LOG\t" + raw]).__next__()[2].inner):
+        assert m.destination() == (m.piece_id, m.new_map, m.new_x, m.new_y, m.new_under)
+    m = decode_leaf(raw)
+    m.new_x = 7                                  # changed: read from the fields
+    assert m.destination()[2] == 7
+    assert MovePiece("p", "m", 1, 2, "u").destination() == ("p", "m", 1, 2, "u")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["1", "+2", "-30", "1234567890", "null", "Main Map", ""]),
+                          st.text(alphabet="ab/\\'+-19 ", max_size=6)), min_size=8, max_size=12))
+def test_the_plain_move_pattern_agrees_with_the_shape_check(tokens):
+    from builder.vassal.commands import _MOVE_SHAPE, _PLAIN_MOVE
+    raw = "M/" + "/".join(tokens)
+    if "\\" not in raw and "'" not in raw:
+        assert (_PLAIN_MOVE.match(raw) is None) == (_MOVE_SHAPE.match(raw) is None)
+
+
+@pytest.mark.parametrize("raw", [
     "M/p1/Main Map/x/2/null/Main Map/3/4/null",   # not an int
     "M/p1/Main Map/1/2/null/Main Map/3/4",        # 8 fields
     "M/p1/Main Map/99999999999/2/null/Main Map/3/4/null",

@@ -292,10 +292,9 @@ class Replayer:
                 continue
             self._entry += 1
             stats.entries += 1
-            if item.__class__ is Log and item.inner.__class__ in leaf:
+            if type(item) is Log and type(inner := item.inner) in leaf:
                 stats.is_log = True             # the usual entry: one logged command
-                inner = item.inner
-                cls = inner.__class__
+                cls = type(inner)
                 if cls is MovePiece:            # _apply_safely for the commonest two, spelt out
                     try:
                         move(self, inner)
@@ -357,7 +356,7 @@ class Replayer:
     # -------------------------------------------------------------- commands
     def _apply_safely(self, c: Command) -> None:
         try:
-            self._by_class.get(c.__class__, self._apply_any)(self, c)
+            self._by_class.get(type(c), self._apply_any)(self, c)
         except _FAILURES as exc:
             self._failure(c, exc)
 
@@ -455,10 +454,9 @@ class Replayer:
             self._emit("marker", MarkerEvent(mk, "add", None, loc, self._entry, self._undo))
 
     def _move(self, c: MovePiece) -> None:
-        pid = c.piece_id
+        pid, m, x, y, under = c.destination()
         pos = self.pos
         ctx = self.ctx
-        m, x, y = c.new_map, c.new_x, c.new_y
         new = ctx._loc_cache.get((m, x, y))         # ctx.locate's cache, read here (every move asks it)
         if new is None:
             new = ctx.locate(m, x, y)
@@ -471,7 +469,6 @@ class Replayer:
                 ev = MoveEvent(u, old, new, self._entry, self._undo, False)
                 for h in self._on_move:
                     h(ev, pos)
-            under = c.new_under
             if under is not None or pid in pos.parent:
                 pos.join(pid, under)        # (a lone piece dropped on no stack stays out of every stack)
             return
@@ -480,13 +477,13 @@ class Replayer:
             pos.others[pid] = new
             for m in members:
                 self._move_one(m, new, with_stack=True)
-            if c.new_under and c.new_under != pid:
+            if under and under != pid:
                 for m in members:
-                    pos.join(m, c.new_under)
+                    pos.join(m, under)
             return
         if pid in pos.units or pid in pos.others:
             self._move_one(pid, new, with_stack=False)
-            pos.join(pid, c.new_under)
+            pos.join(pid, under)
             return
         self._unknown_ids[pid] = self._unknown_ids.get(pid, 0) + 1
 

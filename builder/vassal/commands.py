@@ -111,7 +111,7 @@ class Command(Node):
     PREFIX: ClassVar[str] = ""
     #: names of attributes that hold player ids (passwords)
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ()
-    #: fields decoded from ``raw`` on first access (see :meth:`__getattr__`); the first is the probe
+    #: fields decoded from ``raw`` on first access (see :class:`LazyCommand`); the first is the probe
     LAZY: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("raw", "_dirty")
@@ -141,16 +141,6 @@ class Command(Node):
 
     def _decode_fields(self, raw: str) -> None:
         """Set every LAZY field from *raw*."""
-
-    def __getattr__(self, name: str) -> Any:
-        # only called for an attribute not found: a LAZY field (an unset slot) is decoded now,
-        # so a reader that never asks for a command's fields never pays for splitting them
-        if name in type(self).LAZY:
-            raw = object.__getattribute__(self, "raw")
-            if raw is not None:
-                self._decode_fields(raw)
-                return object.__getattribute__(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _decoded(self) -> None:
         lazy = self.LAZY
@@ -202,6 +192,24 @@ class Command(Node):
         except VassalFormatError:
             text = self.TYPE
         return f"<{type(self).__name__} {text[:80]!r}>"
+
+
+class LazyCommand(Command):
+    """A command whose LAZY fields are decoded from ``raw`` when one is first read. Only these classes have
+    a ``__getattr__``: with one, every attribute of an instance is read the slow way (no specialised look-up),
+    and the replay reads the others' (a log entry's inner command, a chat's text) on every entry."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for an attribute not found: a LAZY field (an unset slot) is decoded now,
+        # so a reader that never asks for a command's fields never pays for splitting them
+        if name in type(self).LAZY:
+            raw = object.__getattribute__(self, "raw")
+            if raw is not None:
+                self._decode_fields(raw)
+                return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 _new = object.__new__
@@ -308,7 +316,7 @@ def _wrap(s: str | None) -> str:
     return "null" if s is None else s
 
 
-class AddPiece(Command):
+class AddPiece(LazyCommand):
     """``+/id/type/state``. The piece (trait chain) is decoded on first access of :attr:`piece`."""
 
     TYPE = "AddPiece"
@@ -445,7 +453,7 @@ class RemovePiece(Command):
         return f"RemovePiece {self.piece_id}"
 
 
-class ChangePiece(Command):
+class ChangePiece(LazyCommand):
     """``D/id/newState[/oldState]`` — full new (and old) state of every layer."""
 
     TYPE = "ChangePiece"
@@ -488,9 +496,13 @@ class ChangePiece(Command):
 #: (at most nine digits): it decodes without error, so its fields can wait until they are read
 _MOVE_SHAPE = re.compile(r"M/(?:[^/\\']*/){2}[+-]?\d{1,9}/[+-]?\d{1,9}/(?:[^/\\']*/){2}"
                          r"[+-]?\d{1,9}/[+-]?\d{1,9}/[^/\\']*(?:/|\Z)", re.ASCII)
+#: the same for a text holding no backslash or quote at all (the usual move): a plain class is matched
+#: several times faster than one of three characters
+_PLAIN_MOVE = re.compile(r"M/[^/]*/[^/]*/[+-]?\d{1,9}/[+-]?\d{1,9}/[^/]*/[^/]*/[+-]?\d{1,9}/[+-]?\d{1,9}/[^/]*(?:/|\Z)",
+                         re.ASCII)
 
 
-class MovePiece(Command):
+class MovePiece(LazyCommand):
     """``M/id/newMap/newX/newY/newUnder/oldMap/oldX/oldY/oldUnder[/playerId]``."""
 
     TYPE = "MovePiece"
@@ -537,6 +549,22 @@ class MovePiece(Command):
         s_oy(self, oy)
         s_ounder(self, None if ounder == "null" else ounder)
         s_player(self, t[9] if len(t) > 9 else None)
+
+    def destination(self) -> tuple[str | None, str | None, int, int, str | None]:
+        """``(piece_id, new_map, new_x, new_y, new_under)``: what a replay applies. A text read and left
+        unchanged, holding nothing escaped or quoted, is split for them at once (the other fields are
+        never decoded: a log's moves are only applied); else the fields are read."""
+        raw = self.raw
+        if raw is not None and not self._dirty and "\\" not in raw and "'" not in raw:
+            t = raw.split("/", 6)      # decode's plain split; the text was checked when it was read
+            pid, nmap, a, b, under = t[1], t[2], t[3], t[4], t[5]
+            x = int(a) if len(a) < 10 and a.isdigit() and a.isascii() else parse_java_int(a)
+            y = int(b) if len(b) < 10 and b.isdigit() and b.isascii() else parse_java_int(b)
+            if x is None or y is None:
+                raise CommandError("MovePiece coordinates are not integers")
+            return (None if pid == "null" else pid, None if nmap == "null" else nmap, x, y,
+                    None if under == "null" else under)
+        return self.piece_id, self.new_map, self.new_x, self.new_y, self.new_under
 
     def _encode(self) -> str:
         toks = [_wrap(self.piece_id), _wrap(self.new_map), str(self.new_x), str(self.new_y),
@@ -1200,8 +1228,8 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
             base += len(part) + 1
             node = _top_node(part)
             if number == 1:
-                begin = node.__class__ is BeginSave
-            elif node.__class__ is EndSave:
+                begin = type(node) is BeginSave
+            elif type(node) is EndSave:
                 end = True
             yield number, offset, node
     if held:
@@ -1211,8 +1239,8 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
     offset = base
     node = _top_node(rest)
     if number == 1:
-        begin = node.__class__ is BeginSave
-    elif node.__class__ is EndSave:
+        begin = type(node) is BeginSave
+    elif type(node) is EndSave:
         end = True
     yield number, offset, node
     if check is not None:
@@ -1234,7 +1262,8 @@ def _top_node(raw: str) -> Node:
         log = _new(Log)
         _set_raw(log, raw)
         _set_dirty(log, False)
-        if inner[:2] == "M/" and _MOVE_SHAPE.match(inner) is not None:    # decode_leaf's result, at once
+        if inner[:2] == "M/" and (_PLAIN_MOVE if "\\" not in inner and "'" not in inner     # decode_leaf's
+                                  else _MOVE_SHAPE).match(inner) is not None:                # result, at once
             cmd = _new(MovePiece)
             _set_raw(cmd, inner)
             _set_dirty(cmd, False)
