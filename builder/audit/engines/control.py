@@ -23,6 +23,7 @@ from typing import NamedTuple
 from builder.audit import fastpaths
 from builder.audit.replay import Visitor
 
+EMPTY: frozenset = frozenset()
 HISTORY = 64          # changes kept per hex (the latest): a long adversarial log keeps the memory flat
 
 
@@ -194,7 +195,7 @@ class ControlMap(Visitor):
         """Judge again the hexes an event at the hexes of indices *idx* (-1: not a hex) can affect: those
         hexes and, when ZOC takes control, their neighbours."""
         if self._fast and self._occupancy is not None:
-            self._changed_around(idx, pos)
+            self._changed_around(*idx, pos=pos)
             return
         todo = set()
         nbr = self._nbr
@@ -208,32 +209,38 @@ class ControlMap(Visitor):
         for i in todo:
             judge(i, pos)
 
-    def _changed_around(self, idx, pos) -> None:
-        """:meth:`_around` for the hexes among them that changed since they were last judged (judging
-        one that did not change changes nothing); the others stay marked until an event near them."""
-        dirty = self._dirty
-        occ, touched = self._occupancy, self.zoc.touched
-        if occ:
-            dirty |= occ
-            occ.clear()
+    def _changed_around(self, frm: int, to: int = -1, *, pos) -> None:
+        """:meth:`_around` of the hexes *frm* and *to* (indices, -1: none) for the hexes near them that
+        changed since they were last judged (judging one that did not change changes nothing; the order
+        they are judged in does not matter, each reads and writes its own hex only); the others stay marked
+        until an event near them."""
+        changed = self._occupancy           # the position's watch set, and the ZOC's: taken and emptied here
+        touched, dirty = self.zoc.touched, self._dirty
         if touched:
-            dirty |= touched
+            changed |= touched
             touched.clear()
-        if not dirty:
+        if dirty:                           # the changes earlier events left for later
+            changed |= dirty
+            dirty.clear()
+        if not changed:
             return
-        todo = None
         near = self._near
-        for i in idx:
-            if i >= 0:
-                a = near[i]
-                if a is None:
-                    a = near[i] = self._area(i)
-                todo = dirty & a if todo is None else todo | (dirty & a)
-        if todo:
-            dirty -= todo
-            judge = self._judge
-            for i in todo:
+        a = b = EMPTY
+        if frm >= 0:
+            a = near[frm]
+            if a is None:
+                a = near[frm] = self._area(frm)
+        if to >= 0:
+            b = near[to]
+            if b is None:
+                b = near[to] = self._area(to)
+        judge = self._judge
+        for i in changed:
+            if i in a or i in b:
                 judge(i, pos)
+            else:
+                dirty.add(i)
+        changed.clear()
 
     def _area(self, i: int) -> frozenset:
         """The hex indices whose control an event at hex *i* can change: *i*, and its neighbours when ZOC
@@ -275,7 +282,7 @@ class ControlMap(Visitor):
             if frm < 0 and ev.frm.hex is not None or to < 0 and ev.to.hex is not None:
                 frm, to = self._index(ev.frm), self._index(ev.to)
             if self._occupancy is not None:       # (fastpaths: set only then)
-                self._changed_around((frm, to), pos)
+                self._changed_around(frm, to, pos=pos)
             else:
                 self._around((frm, to), pos)
 
