@@ -145,13 +145,15 @@ class MovementAllowance(Rule):
             return None
         return OPERATIONAL if ph.side is None or ph.side == unit.side else None
 
-    def zoc_costs(self, unit, pos) -> ZocCosts | None:
+    def zoc_costs(self, unit, pos, mclass: str | None = None) -> ZocCosts | None:
+        """What enemy ZOC does to the unit's paths now; None when the data's ZOC changes no path. *mclass*: the
+        unit's movement class, when the caller has it."""
         z = self.engines.zoc
         if not z.enabled or not (z.enter_cost or z.leave_cost or z.rigid_all or z.rigid_classes or not z.zoc_to_zoc):
             return None
         zone = z.enemy_hexes(unit.side)
         hexes, key = zone, zone.key
-        stops = z.stops(pos.movement_class(unit))
+        stops = z.stops(pos.movement_class(unit) if mclass is None else mclass)
         if "movement" in z.negated:         # friendly units cancel the EZOC where they stand
             hexes = frozenset(h for h in zone if not any(u.side == unit.side and u is not unit
                                                          for u in pos.units_at(h)))
@@ -181,7 +183,7 @@ class MovementAllowance(Rule):
         if entering and self.ctx.is_staging(began, "To place"):
             return                                   # a set-up placement, not a move
         mc = pos.movement_class(u)
-        ma, why = self.allowance.of(u, pos, perm, entering=entering, began=began)
+        ma, why = self.allowance.of(u, pos, perm, entering, began)
         if ma is None:
             if not self.engines.is_setup_move(ev, pos):
                 self.not_judged += 1
@@ -198,7 +200,7 @@ class MovementAllowance(Rule):
         start = began.hex if not entering else self._entry_starts(u, ev, mc)
         if start is None:
             return
-        zoc = self.zoc_costs(u, pos)
+        zoc = self.zoc_costs(u, pos, mc)
         if self._fast and not entering:
             # the short test, the one-hex minimum, then the path a finding reports, searched once
             if self.costs.within_or_path(start, to, mc, ma, zoc,
