@@ -68,6 +68,8 @@ class TerrainCosts:
         self._paths: dict = {}        # cached searches (bounded by the allowance, keyed by ZOC state)
         self._fast = fastpaths.ENABLED
         self._barred: dict = {}       # class -> hex -> the terrain type barring it, or None (fastpaths)
+        self._into: dict = {}         # class -> hex -> what entering it costs, by its terrain alone (fastpaths)
+        self._featured: dict = {}     # hex -> the neighbours across a hexside feature or along a line (fastpaths)
 
     def for_audit(self) -> "TerrainCosts":
         """A TerrainCosts sharing this one's step tables with a cache of searches of its own: a search's key
@@ -211,7 +213,26 @@ class TerrainCosts:
             return out
         steps, varies, costs = [], False, self._costs
         hexsides, lines, terrain_type = self.ctx.hexsides, self.ctx.lines, self.terrain_type
-        for n in self.grid.neighbours(h):     # each step's terrain and features looked up once for both tests
+        fast = self._fast
+        if fast:                              # most steps cross no feature: their cost is the terrain's
+            featured = self._featured_of(h)
+            into = self._into.get(mclass)
+            if into is None:
+                into = self._into[mclass] = {}
+        for n in self.grid.neighbours(h):
+            if fast and n not in featured:
+                found = into.get(n)
+                if found is None:
+                    found = into[n] = self._entering(n, mclass)
+                tv, blocked, uses = found
+                if uses:
+                    varies = True
+                if not blocked:             # _step_cost with no hexside features and no lines
+                    c = _number(tv, ma)
+                    c = DEFAULT_COST if c is None else c
+                    steps.append((n, costs.setdefault(c, c)))
+                continue
+            # each step's terrain and features looked up once for both tests
             tt, sides, along = terrain_type(n), hexsides.get(frozenset((h, n)), ()), lines.get((h, n), ())
             if not varies and self._step_uses_ma(tt, sides, along, mclass):
                 varies = True
@@ -221,6 +242,31 @@ class TerrainCosts:
         out = tuple(steps)
         (table if varies else fixed)[h] = out
         return out
+
+    def _entering(self, n, mclass: str) -> tuple:
+        """(the terrain's cost value for the class, whether the terrain bars it, whether the cost is a share of
+        the allowance) of a step into hex *n* that crosses no hexside feature and runs along no line: what
+        :meth:`_step_cost` and :meth:`_step_uses_ma` read of such a step."""
+        tt = self.terrain_type(n)
+        tv = _cost(tt.get("movement"), mclass) if tt else None
+        blocked = (tt is not None and tt.get("playable") is False) or tv == PROHIBITED
+        uses = tt is not None and _cost(tt.get("movement"), mclass) in BY_MA
+        return tv, blocked, uses
+
+    def _featured_of(self, h) -> frozenset:
+        """The neighbours of *h* across a hexside feature or along a line from it (the index of them is made
+        once from the map's hexsides and lines)."""
+        index = self._featured
+        if not index:
+            pairs = [tuple(side) for side in self.ctx.hexsides if len(side) == 2]
+            pairs += [(b, a) for a, b in pairs]
+            pairs += list(self.ctx.lines)
+            built: dict = {}
+            for a, b in pairs:
+                built.setdefault(a, set()).add(b)
+            index.update({a: frozenset(bs) for a, bs in built.items()})
+            index[None] = _EMPTY            # (made: not empty any more, even for a map with no features)
+        return index.get(h, _EMPTY)
 
     def lower_bound(self, mclass: str, ma: float) -> float:
         """The least any step can cost the class (A*'s heuristic per hex of distance; 0 disables it)."""
