@@ -38,7 +38,7 @@ class Engines(Visitor):
         self.all = [self.zoc, self.control, self.ledger, self.arrivals]
         # per event, the handlers of the engines that have one (not the Visitor's no-op), in order
         self._on = {name: [getattr(e, name) for e in self.all if _handles(e, name)] for name in EVENTS}
-        for name in ("move", "flip", "status", "remove", "add", "marker"):
+        for name in ("move", "flip", "status", "remove", "add", "marker", "end_entry"):   # (end_entry: every entry)
             handlers = self._on[name]
             setattr(self, name, _dispatch(handlers))
         if self._on["move"] == [self.zoc.move, self.control.move, self.ledger.move, self.arrivals.move]:
@@ -83,9 +83,6 @@ class Engines(Visitor):
     def end(self, pos) -> None:
         self._each("end", pos)
 
-    def end_entry(self, entry, pos) -> None:
-        self._each("end_entry", entry, pos)
-
     def phase(self, ev, pos) -> None:
         self.setup_stage = False
         self._each("phase", ev, pos)
@@ -116,7 +113,8 @@ def _moves(zoc, control, ledger, arrivals):
 
 
 def _dispatch(handlers: list):
-    """An event handler calling *handlers* in order (the engines' own, bound once)."""
+    """An event handler calling *handlers* in order (the engines' own, bound once; end_entry's take the
+    entry's number where the others take the event)."""
     if not handlers:
         return lambda ev, pos: None
     if len(handlers) == 1:
