@@ -76,7 +76,10 @@ class ZocMap(Visitor):
         self._confined_index = [(nats, sides, frozenset(self._hex_index[h] for h in region if h in self._hex_index))
                                 for nats, sides, region in self.confined]
         self._projects: dict = {}         # (unit id, type, nationality, status, level) -> projects a ZOC
-        self._unit_projects: dict = {}    # id(unit) -> (unit, status, level, projects a ZOC)
+        # id(unit) -> (unit, status, level, projects a ZOC, its zones by hex index: the table of the confined
+        # entries that apply to it, which its nationality and side fix, or None when it projects none)
+        self._unit_projects: dict = {}
+        self._tables: dict = {(): self._reach}   # indices of the confined entries applying -> zones by hex index
         self._zones: dict = {}            # side -> the EnemyZone of the enemies' current state
         self.touched: set | None = None   # when a listener sets it (control): hex indices whose projecting sides changed
 
@@ -121,7 +124,16 @@ class ZocMap(Visitor):
             self._projects[key] = found
         if len(self._unit_projects) > 20_000:
             self._unit_projects.clear()
-        self._unit_projects[id(unit)] = (unit, unit.status, unit.level, found)
+        self._unit_projects[id(unit)] = (unit, unit.status, unit.level, found, self._table(unit) if found else None)
+        return found
+
+    def _table(self, unit) -> list:
+        """The zones by hex index of units to which the same confined entries apply (filled as asked)."""
+        nat = unit.props.get("Nationality", "")
+        key = tuple(k for k, (nats, sides, _) in enumerate(self._confined_index) if nat in nats or unit.side in sides)
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = [None] * len(self.hexes)
         return found
 
     def _projects_now(self, unit) -> bool:
@@ -159,22 +171,27 @@ class ZocMap(Visitor):
             if loc.hex is None:
                 return EMPTY
             i = self._hex_index.get(loc.hex, -1)        # a Location made by hand
-        mine = self._unit_projects.get(id(unit))        # projects()'s memo, read here
-        if mine is not None and mine[0] is unit and mine[1] == unit.status and mine[2] == unit.level:
-            if not mine[3]:
-                return EMPTY
-        elif not self.projects(unit, pos):
-            return EMPTY
         if i < 0:
             return EMPTY
-        out = self._reach[i]
+        mine = self._unit_projects.get(id(unit))        # projects()'s memo, read here
+        if mine is None or mine[0] is not unit or mine[1] != unit.status or mine[2] != unit.level:
+            if not self.projects(unit, pos):
+                return EMPTY
+            mine = self._unit_projects[id(unit)]
+        table = mine[4]
+        if table is None:
+            return EMPTY
+        out = table[i]
         if out is None:
-            out = self._reach[i] = self._reach_of(i)
-        if self._confined_index:
-            nat = unit.props.get("Nationality", "")
-            for nats, sides, region in self._confined_index:
-                if nat in nats or unit.side in sides:
-                    out = out & region
+            out = self._reach[i]
+            if out is None:
+                out = self._reach[i] = self._reach_of(i)
+            if table is not self._reach:
+                nat = unit.props.get("Nationality", "")
+                for nats, sides, region in self._confined_index:
+                    if nat in nats or unit.side in sides:
+                        out = out & region
+                table[i] = out
         if pos.markers:
             hexes = self.hexes
             for sides, markers in self.marker_blocks:
