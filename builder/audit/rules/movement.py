@@ -105,7 +105,7 @@ class MovementAllowance(Rule):
         self._reported: set = set()     # piece ids already reported in this phase
         self.not_judged = 0
         self.last_path = None           # (cost, path) of the last finding, for reports that explain it
-        self._zoc_last = None           # ((zone key, stops), ZocCosts) of the last move judged
+        self._zoc_last = None           # (zone, zone key, stops, ZocCosts) of the last move judged
         self._fast = fastpaths.ENABLED
         self._perm_phase = None         # the phase the memo below is for
         self._perm: dict = {}           # (side, unit type) -> permission judged in that phase (fastpaths)
@@ -158,13 +158,13 @@ class MovementAllowance(Rule):
             hexes = frozenset(h for h in zone if not any(u.side == unit.side and u is not unit
                                                          for u in pos.units_at(h)))
             key = key + (z.version, unit.piece_id)
-        else:                               # one ZocCosts per state of the enemies' zones
-            last = self._zoc_last
-            if last is not None and last[0] == (key, stops):
-                return last[1]
+        else:                               # one ZocCosts per state of the enemies' zones (one view per state:
+            last = self._zoc_last           # the same view, the same key)
+            if last is not None and (last[0] is zone or last[1] == key) and last[2] == stops:
+                return last[3]
         found = ZocCosts(hexes, key, z.enter_cost, z.leave_cost, stops, z.zoc_to_zoc)
         if "movement" not in z.negated:
-            self._zoc_last = ((key, stops), found)
+            self._zoc_last = (zone, key, stops, found)
         return found
 
     def move(self, ev, pos) -> None:
@@ -188,6 +188,8 @@ class MovementAllowance(Rule):
             if not self.engines.is_setup_move(ev, pos):
                 self.not_judged += 1
             return
+        if self._fast and began.hex == to:
+            return                                   # back where it began the phase: a path of no step, no cost
         if self.costs.prohibited_terrain(to, mc) is not None:
             return                                   # the prohibited-terrain rule reports it
         if self.enemy_hex_is_assault:
