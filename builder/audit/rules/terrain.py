@@ -426,6 +426,11 @@ class TerrainCosts:
         least = None                                # the search's bound per hex of distance, asked once
         around = self.grid.neighbours(goal)         # a hex a second step can reach the goal from
         if zoc is None:
+            for m, c1 in first:                     # the step to the goal first (most moves are one hex)
+                if m == goal:
+                    if c1 <= bound:
+                        return True
+                    break
             for m, c1 in first:
                 if m == goal:
                     if c1 <= bound:
@@ -450,6 +455,13 @@ class TerrainCosts:
         enter, leave, stop, zoc_to_zoc = zoc.enter, zoc.leave, zoc.stop, zoc.zoc_to_zoc
         s_z = start in z0 or start in z1
         g_z = None
+        for m, c1 in first:                         # the step to the goal first, as the loop below prices it
+            if m == goal:
+                g_z = goal in z0 or goal in z1
+                if not (s_z and g_z and not zoc_to_zoc) and \
+                        c1 + (enter if g_z else 0.0) + (leave if s_z else 0.0) <= bound:
+                    return True
+                break
         for m, c1 in first:
             if m != goal and m not in around:
                 continue                            # neither the goal nor a step from it
