@@ -59,6 +59,34 @@ def test_streamed_top_level_commands_equal_the_tree(text, size):
     assert ESC.join(raw) == text
 
 
+@pytest.mark.parametrize("text", _texts() + [
+    "begin_save" + ESC + "LOG\t" + MOVE + ESC + "end_save" + ESC + "LOG\t" + MOVE + ESC + "LOG\tCHAT* a *"
+    + ESC + "LOG\t'quoted'" + ESC + "LOG\t" + MOVE])
+@pytest.mark.parametrize("size", [1, 5, 10**6])
+def test_unwrapped_log_entries_are_the_commands_of_the_plain_ones(text, size):
+    chunks = [text[i:i + size] for i in range(0, len(text), size)]
+    plain = list(iter_top_level(chunks))
+    check = Completeness()
+    try:
+        list(iter_top_level(chunks, Completeness()))
+    except TruncatedError:                  # a text cut short is told the same way
+        with pytest.raises(TruncatedError):
+            list(iter_top_level(chunks, check, unwrap=True))
+        check = None
+    got = list(iter_top_level(chunks, check, unwrap=True))
+    assert [(n, o) for n, o, _ in got] == [(n, o) for n, o, _ in plain]
+    seen_end, unwrapped = False, 0
+    for k, ((_, _, node), (_, _, want)) in enumerate(zip(got, plain)):
+        if seen_end and k < len(plain) - 1 and isinstance(want, Log) and not isinstance(want.inner, Compound):
+            unwrapped += 1      # after the saved position, but the last: the entry's command itself
+            assert type(node) is type(want.inner) and node.encode() == want.inner.encode()
+        else:
+            assert type(node) is type(want) and node.encode() == want.encode()
+        seen_end = seen_end or type(want).__name__ == "EndSave"
+    assert check is None or check.unwrapped == unwrapped
+    assert type(got[-1][2]) is type(plain[-1][2])
+
+
 def test_stream_reports_a_cut_at_the_end():
     text = "begin_save" + ESC + "+/1/stack/Main Map;1;2;a" + ESC + "LOG\tM/p1/Main Map/1"
     check = Completeness()

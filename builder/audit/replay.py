@@ -215,11 +215,14 @@ def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor]
     replayer = Replayer(ctx, visitors)
     replayer.pos.save_description = save_description(stream)
     try:
-        return replayer.run_items(map(_NODE, stream))
+        stats = replayer.run_items(map(_NODE, stream.entries()))
     except TruncatedError as exc:
         raise AuditInputError(f"{name}: cannot audit: {exc}") from None
     except (VassalFormatError, RecursionError) as exc:
         raise _unreadable(name, exc) from None
+    if stream.unwrapped:                    # entries the stream gave without their Log: a log all the same
+        stats.is_log = True
+    return stats
 
 
 def replay_file(path, ctx: AuditContext, visitors: list[Visitor]) -> ReplayStats:
@@ -292,9 +295,15 @@ class Replayer:
                 continue
             self._entry += 1
             stats.entries += 1
-            if type(item) is Log and type(inner := item.inner) in leaf:
-                stats.is_log = True             # the usual entry: one logged command
+            cls = type(item)
+            if cls is Log:
+                inner = item.inner
                 cls = type(inner)
+                if cls in leaf:
+                    stats.is_log = True
+            else:
+                inner = item                    # a bare command, or a log entry the stream unwrapped
+            if cls in leaf:                     # the usual entry: one (logged) command
                 if cls is MovePiece:            # _apply_safely for the commonest two, spelt out
                     try:
                         move(self, inner)

@@ -1194,15 +1194,20 @@ def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:
 
 # ================================================================================ streaming
 
-def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tuple[int, int, Node]]:
+def iter_top_level(chunks, check: "Completeness | None" = None, *,
+                   unwrap: bool = False) -> Iterator[tuple[int, int, Node]]:
     """Parse a command text given as an iterable of string chunks, one top-level command at a time:
     (number from 1, character offset in the text, node) — the items :func:`parse_commands` would
     give the root, without ever holding the whole tree (or text). A split is an ESC not escaped by
     the backslash right before it, as :func:`~builder.vassal.sequence.decode` splits.
 
     With *check* (a :class:`Completeness`), what it needs is recorded as the commands go by and,
-    at the end, a text that was cut short raises its TruncatedError."""
-    number = base = 0           # base: text offset of the current part
+    at the end, a text that was cut short raises its TruncatedError.
+
+    With *unwrap*, for a reader that only applies the commands: after the first top-level ``end_save``
+    a log entry of one command (``LOG\t`` and a leaf, the usual entry) but the last is given as that
+    command, its Log never built; *check* counts them (``unwrapped``)."""
+    number = base = unwrapped = 0   # base: text offset of the current part
     begin = end = False
     held: list[str] = []        # parts of a command whose ESCs so far were escaped
     rest = ""                   # the unfinished last part of the chunks so far
@@ -1226,7 +1231,15 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
                 raise CommandError(f"the text holds more than {MAX_COMMANDS:,} commands; refusing to decode it")
             offset = base
             base += len(part) + 1
-            node = _top_node(part)
+            if end and unwrap and part[:4] == "LOG\t" and ESC not in part:   # (_top_node's test)
+                node = _log_inner(part[4:])
+                if isinstance(node, Command):
+                    unwrapped += 1
+                    yield number, offset, node
+                    continue
+                node = _logged(part, node)
+            else:
+                node = _top_node(part)
             if number == 1:
                 begin = type(node) is BeginSave
             elif type(node) is EndSave:
@@ -1245,6 +1258,7 @@ def iter_top_level(chunks, check: "Completeness | None" = None) -> Iterator[tupl
     yield number, offset, node
     if check is not None:
         check.count, check.begin, check.end, check.last, check.last_offset = number, begin, end, node, offset
+        check.unwrapped = unwrapped
         problem = check.problem()
         if problem is not None:
             raise problem
@@ -1258,25 +1272,35 @@ def _top_node(raw: str) -> Node:
     if len(raw) > 1 and raw[0] == "'" and raw[-1] == "'":
         raw = raw[1:-1]
     elif raw[:4] == "LOG\t" and ESC not in raw:
-        inner = raw[4:]
-        log = _new(Log)
-        _set_raw(log, raw)
-        _set_dirty(log, False)
-        if inner[:2] == "M/" and (_PLAIN_MOVE if "\\" not in inner and "'" not in inner     # decode_leaf's
-                                  else _MOVE_SHAPE).match(inner) is not None:                # result, at once
-            cmd = _new(MovePiece)
-            _set_raw(cmd, inner)
-            _set_dirty(cmd, False)
-        elif inner[:4] == "CHAT" and inner[4:6] != "**":                   # (not a dice roll)
-            cmd = _new(Chat)
-            _set_raw(cmd, inner)
-            _set_dirty(cmd, False)
-            _set_text(cmd, inner[4:])
-        else:
-            cmd = decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2)
-        _set_inner(log, cmd)
-        return log
+        return _logged(raw, _log_inner(raw[4:]))
     return _parse(raw, 1)
+
+
+def _logged(raw: str, inner: Node) -> "Log":
+    """The Log read from *raw* whose command is *inner*."""
+    log = _new(Log)
+    _set_raw(log, raw)
+    _set_dirty(log, False)
+    _set_inner(log, inner)
+    return log
+
+
+def _log_inner(inner: str) -> Node:
+    """The command of a log entry of one command (its text after ``LOG\t``, holding no ESC); a move or
+    a chat line, the usual ones, built here directly (decode_leaf's result)."""
+    if inner[:2] == "M/" and (_PLAIN_MOVE if "\\" not in inner and "'" not in inner
+                              else _MOVE_SHAPE).match(inner) is not None:
+        cmd = _new(MovePiece)
+        _set_raw(cmd, inner)
+        _set_dirty(cmd, False)
+        return cmd
+    if inner[:4] == "CHAT" and inner[4:6] != "**":                   # (not a dice roll)
+        cmd = _new(Chat)
+        _set_raw(cmd, inner)
+        _set_dirty(cmd, False)
+        _set_text(cmd, inner[4:])
+        return cmd
+    return decode_leaf(inner, 2) if inner[:1] != "'" else _parse(inner, 2)
 
 
 def last_top_offset(text: str) -> int:
@@ -1311,6 +1335,7 @@ class Completeness:
 
     def __init__(self) -> None:
         self.count = 0
+        self.unwrapped = 0          # log entries given as their command (iter_top_level's unwrap)
         self.begin = self.end = False
         self.last: Node | None = None
         self.last_offset = 0
