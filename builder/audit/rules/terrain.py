@@ -224,10 +224,12 @@ class TerrainCosts:
                 found = into.get(n)
                 if found is None:
                     found = into[n] = self._entering(n, mclass)
-                tv, blocked, uses = found
+                step, blocked, uses, tv = found
                 if uses:
                     varies = True
-                if not blocked:             # _step_cost with no hexside features and no lines
+                if step is not None:        # the same step for any MA, made once
+                    steps.append(step)
+                elif not blocked:           # _step_cost with no hexside features and no lines
                     c = _number(tv, ma)
                     c = DEFAULT_COST if c is None else c
                     steps.append((n, costs.setdefault(c, c)))
@@ -244,14 +246,20 @@ class TerrainCosts:
         return out
 
     def _entering(self, n, mclass: str) -> tuple:
-        """(the terrain's cost value for the class, whether the terrain bars it, whether the cost is a share of
-        the allowance) of a step into hex *n* that crosses no hexside feature and runs along no line: what
-        :meth:`_step_cost` and :meth:`_step_uses_ma` read of such a step."""
+        """(the step (n, cost) when its cost is the same for any MA, else None; whether the terrain bars the
+        class; whether the cost is a share of the allowance; the terrain's cost value for the class) of a step
+        into hex *n* that crosses no hexside feature and runs along no line: what :meth:`_step_cost` and
+        :meth:`_step_uses_ma` read of such a step."""
         tt = self.terrain_type(n)
         tv = _cost(tt.get("movement"), mclass) if tt else None
         blocked = (tt is not None and tt.get("playable") is False) or tv == PROHIBITED
         uses = tt is not None and _cost(tt.get("movement"), mclass) in BY_MA
-        return tv, blocked, uses
+        step = None
+        if not blocked and not uses:            # (_number reads the MA only for a share of it)
+            c = _number(tv, 0.0)
+            c = DEFAULT_COST if c is None else c
+            step = (n, self._costs.setdefault(c, c))
+        return step, blocked, uses, tv
 
     def _featured_of(self, h) -> frozenset:
         """The neighbours of *h* across a hexside feature or along a line from it (the index of them is made
