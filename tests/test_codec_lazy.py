@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.vassal.commands import (
+    UNREAD_CHAT,
     AddPiece,
+    Chat,
     ChangePiece,
     Compound,
     Completeness,
@@ -85,6 +87,13 @@ def test_unwrapped_log_entries_are_the_commands_of_the_plain_ones(text, size):
         seen_end = seen_end or type(want).__name__ == "EndSave"
     assert check is None or check.unwrapped == unwrapped
     assert type(got[-1][2]) is type(plain[-1][2])
+    quiet = list(iter_top_level(chunks, unwrap=True, chat=False))    # a reader of no chat line: one Chat for all
+    assert [(n, o) for n, o, _ in quiet] == [(n, o) for n, o, _ in got]
+    for (_, _, node), (_, _, want), (_, _, logged) in zip(quiet, got, plain):
+        if type(want) is Chat and isinstance(logged, Log):      # an unwrapped chat line
+            assert node is UNREAD_CHAT
+        else:
+            assert node.encode() == want.encode()
 
 
 def test_stream_reports_a_cut_at_the_end():

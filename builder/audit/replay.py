@@ -215,7 +215,7 @@ def replay_stream(stream: SaveStream, ctx: AuditContext, visitors: list[Visitor]
     replayer = Replayer(ctx, visitors)
     replayer.pos.save_description = save_description(stream)
     try:
-        stats = replayer.run_items(map(_NODE, stream.entries()))
+        stats = replayer.run_items(map(_NODE, stream.entries(chat=bool(replayer._on_chat))))   # (see run_items)
     except TruncatedError as exc:
         raise AuditInputError(f"{name}: cannot audit: {exc}") from None
     except (VassalFormatError, RecursionError) as exc:

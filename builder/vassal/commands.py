@@ -36,7 +36,7 @@ __all__ = [
     "MutableProperty", "TurnTracker", "SetupStack", "Unmask", "Notes", "PublicNotes",
     "PrivateNote", "SecretNote", "Extension", "StartupGlobalKeyCommand", "LosThread", "Flare",
     "SpecialDice", "ChessClock", "Unknown", "Malformed", "MAX_DEPTH", "MAX_COMMANDS", "COMMAND_TYPES",
-    "iter_top_level", "last_leaf", "Completeness",
+    "iter_top_level", "last_leaf", "Completeness", "UNREAD_CHAT",
 ]
 
 ESC = "\x1b"
@@ -1027,6 +1027,8 @@ def _set_add_fields(c: AddPiece, piece_id: str | None, type_string: str, state_s
     _set_state(c, state_string)
     _set_piece(c, None)
 _set_text = Chat.text.__set__
+#: what iter_top_level gives for every logged chat line to a reader that reads none (not one Chat each)
+UNREAD_CHAT = Chat("")
 
 # ================================================================================ dispatch
 
@@ -1195,7 +1197,7 @@ def iter_leaves(node: Node, depth: int = 0) -> Iterator[tuple[int, Command]]:
 # ================================================================================ streaming
 
 def iter_top_level(chunks, check: "Completeness | None" = None, *,
-                   unwrap: bool = False) -> Iterator[tuple[int, int, Node]]:
+                   unwrap: bool = False, chat: bool = True) -> Iterator[tuple[int, int, Node]]:
     """Parse a command text given as an iterable of string chunks, one top-level command at a time:
     (number from 1, character offset in the text, node) — the items :func:`parse_commands` would
     give the root, without ever holding the whole tree (or text). A split is an ESC not escaped by
@@ -1206,7 +1208,8 @@ def iter_top_level(chunks, check: "Completeness | None" = None, *,
 
     With *unwrap*, for a reader that only applies the commands: after the first top-level ``end_save``
     a log entry of one command (``LOG\t`` and a leaf, the usual entry) but the last is given as that
-    command, its Log never built; *check* counts them (``unwrapped``)."""
+    command, its Log never built; *check* counts them (``unwrapped``). Without *chat* (a reader that reads
+    no chat line), such a chat line is given as :data:`UNREAD_CHAT`, one Chat for them all (without its text)."""
     number = base = unwrapped = 0   # base: text offset of the current part
     begin = end = False
     held: list[str] = []        # parts of a command whose ESCs so far were escaped
@@ -1232,6 +1235,10 @@ def iter_top_level(chunks, check: "Completeness | None" = None, *,
             offset = base
             base += len(part) + 1
             if end and unwrap and part[:4] == "LOG\t" and ESC not in part:   # (_top_node's test)
+                if not chat and part[4:8] == "CHAT" and part[8:10] != "**":   # (_log_inner's test)
+                    unwrapped += 1
+                    yield number, offset, UNREAD_CHAT
+                    continue
                 node = _log_inner(part[4:])
                 if isinstance(node, Command):
                     unwrapped += 1

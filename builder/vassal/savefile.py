@@ -528,13 +528,14 @@ class SaveStream:
         from builder.vassal.commands import Completeness, iter_top_level
         return iter_top_level(self._text(), Completeness())   # raises a cut at the end
 
-    def entries(self) -> Iterator[tuple[int, int, Node]]:
+    def entries(self, *, chat: bool = True) -> Iterator[tuple[int, int, Node]]:
         """The iteration for a reader that only applies the commands: the log entries of one command after
         the saved position given as their command (iter_top_level's *unwrap*; their Log wrappers are never
-        read); once it ends, :attr:`unwrapped` tells how many were."""
+        read), without *chat* each chat line as the one UNREAD_CHAT; once it ends, :attr:`unwrapped` tells
+        how many were."""
         from builder.vassal.commands import Completeness, iter_top_level
         self._check = Completeness()
-        return iter_top_level(self._text(), self._check, unwrap=True)
+        return iter_top_level(self._text(), self._check, unwrap=True, chat=chat)
 
     @property
     def unwrapped(self) -> int:
