@@ -70,6 +70,7 @@ class TerrainCosts:
         self._barred: dict = {}       # class -> hex -> the terrain type barring it, or None (fastpaths)
         self._into: dict = {}         # class -> hex -> what entering it costs, by its terrain alone (fastpaths)
         self._featured: dict = {}     # hex -> the neighbours across a hexside feature or along a line (fastpaths)
+        self._crossings: dict = {}    # (hexside types, line types, class) -> what they do to a step (fastpaths)
 
     def for_audit(self) -> "TerrainCosts":
         """A TerrainCosts sharing this one's step tables with a cache of searches of its own: a search's key
@@ -235,7 +236,27 @@ class TerrainCosts:
                     steps.append((n, costs.setdefault(c, c)))
                 continue
             # each step's terrain and features looked up once for both tests
-            tt, sides, along = terrain_type(n), hexsides.get(frozenset((h, n)), ()), lines.get((h, n), ())
+            sides, along = hexsides.get(frozenset((h, n)), ()), lines.get((h, n), ())
+            if fast:                        # features whose costs read no share of the MA: remembered per kind
+                cross = self._crossing(sides, along, mclass)
+                if cross is not None:
+                    found = into.get(n)
+                    if found is None:
+                        found = into[n] = self._entering(n, mclass)
+                    _, blocked, uses, tv = found
+                    if uses:
+                        varies = True
+                    if blocked or cross[0]:
+                        continue
+                    c = _number(tv, ma)     # _step_cost's sum, term by term in its order
+                    c = DEFAULT_COST if c is None else c
+                    for x in cross[1]:
+                        c += x
+                    if cross[2]:
+                        c = min(c, *cross[2])
+                    steps.append((n, costs.setdefault(c, c)))
+                    continue
+            tt = terrain_type(n)
             if not varies and self._step_uses_ma(tt, sides, along, mclass):
                 varies = True
             c = self._step_cost(tt, sides, along, mclass, ma)
@@ -260,6 +281,43 @@ class TerrainCosts:
             c = DEFAULT_COST if c is None else c
             step = (n, self._costs.setdefault(c, c))
         return step, blocked, uses, tv
+
+    def _crossing(self, sides, along, mclass: str):
+        """What crossing the hexside types *sides* along the line types *along* does to a step of *mclass*
+        (:meth:`_step_cost`'s loops over them): (whether it is barred, the costs added in order, the costs
+        that may replace the sum, in order); None when one of them costs a share of the MA (the caller works
+        the step out in full). Remembered per kind of crossing."""
+        key = (tuple(sides), tuple(along), mclass)
+        found = self._crossings.get(key, self)
+        if found is not self:
+            return found
+        ctx = self.ctx
+        hexside_types, line_types = ctx.hexside_types, ctx.line_types
+        if any(_cost((hexside_types.get(hid) or {}).get("movement"), mclass) in BY_MA for hid in sides) or \
+                any(_cost((line_types.get(lid) or {}).get("movement"), mclass) in BY_MA for lid in along):
+            found = None
+        else:
+            barred, adds, replaces = False, [], []
+            for hid in sides:
+                if hid in self.closed:
+                    barred = True
+                    break
+                ht = hexside_types.get(hid) or {}
+                hv = _cost(ht.get("movement"), mclass)
+                if hv == PROHIBITED:
+                    barred = True
+                    break
+                n = _number(hv, 0.0)        # (not a share of the MA: it is not read)
+                if n is None:
+                    continue
+                (replaces if _replaces(ht) else adds).append(n)
+            for lid in along:
+                n = _number(_cost((line_types.get(lid) or {}).get("movement"), mclass), 0.0)
+                if n is not None:
+                    replaces.append(n)
+            found = (barred, tuple(adds), tuple(replaces))
+        self._crossings[key] = found
+        return found
 
     def _featured_of(self, h) -> frozenset:
         """The neighbours of *h* across a hexside feature or along a line from it (the index of them is made
