@@ -186,14 +186,7 @@ class MobileAssault(Rule):
                 e.per_turn[turn_key] = e.per_turn.get(turn_key, 0) + 1
             if fast and u.piece_id in e.reported:
                 continue                        # reported once a phase: its judging would say nothing more
-            if fast:                            # _judge, spelt out: its steps in order, the first that finds
-                msg = None
-                for step in e.steps:
-                    msg = step(self, e, pos, u, frm, start, target, group)
-                    if msg:
-                        break
-            else:
-                msg = self._judge(e, pos, u, frm, start, target, group, defenders)
+            msg = self._judge(e, pos, u, frm, start, target, group, defenders)
             if msg and u.piece_id not in e.reported:
                 e.reported.add(u.piece_id)
                 lead = f"{e.message}: " if e.message else ""

@@ -152,10 +152,8 @@ class Stacking(Rule):
         """Whether some ``never_together`` pair can apply among *here*: a unit of one selector and another
         unit of the other (fastpaths; False: none of their findings can arise)."""
         a_any = b_any = 0               # first the entries some unit matches on each side (bit k: entry k)
-        pairs = self._pairs
         for u in here:
-            found = pairs.get(id(u))    # _pairs_entry's memo read in place
-            m = (found if found is not None and found[0] is u else self._pairs_entry(u))[2]
+            m = self._masks_of(u)
             a_any |= m[0]
             b_any |= m[1]
         if not a_any & b_any:
@@ -202,7 +200,7 @@ class Stacking(Rule):
         pending, self._pending = self._pending, {}
         apart_seen = set()
         weight = self._weight if self._fast else self.weight
-        fast, by_hex, memo = self._fast, pos.by_hex, self._weights
+        fast, by_hex = self._fast, pos.by_hex
         for (h, side), (unit, frm, to, arrived) in pending.items():
             found_here = by_hex.get(h)
             here = list(found_here.values()) if found_here else []
@@ -211,12 +209,7 @@ class Stacking(Rule):
                 for u in here:
                     if u.side == side:
                         units.append(u)
-                        w = memo.get(id(u))     # _weight's memo read in place (most units are in it)
-                        if w is not None and w[0] is u and w[1] == u.status and w[2] == u.level \
-                                and w[3] == u.losses and w[4] is u.props:
-                            total += w[5]
-                        else:
-                            total += weight(u)
+                        total += weight(u)
             else:
                 units = [u for u in here if u.side == side]
                 total = sum(weight(u) for u in units)

@@ -223,9 +223,7 @@ class TerrainCosts:
         for n in self.grid.neighbours(h):
             if fast and n not in featured:
                 found = into.get(n)
-                if found is None:
-                    found = into[n] = self._entering(n, mclass)
-                step, blocked, uses, tv = found
+                step, blocked, uses, tv = found if found is not None else self._entering(n, mclass, into)
                 if uses:
                     varies = True
                 if step is not None:        # the same step for any MA, made once
@@ -241,9 +239,7 @@ class TerrainCosts:
                 cross = self._crossing(sides, along, mclass)
                 if cross is not None:
                     found = into.get(n)
-                    if found is None:
-                        found = into[n] = self._entering(n, mclass)
-                    _, blocked, uses, tv = found
+                    _, blocked, uses, tv = found if found is not None else self._entering(n, mclass, into)
                     if uses:
                         varies = True
                     if blocked or cross[0]:
@@ -266,11 +262,11 @@ class TerrainCosts:
         (table if varies else fixed)[h] = out
         return out
 
-    def _entering(self, n, mclass: str) -> tuple:
+    def _entering(self, n, mclass: str, into: dict) -> tuple:
         """(the step (n, cost) when its cost is the same for any MA, else None; whether the terrain bars the
         class; whether the cost is a share of the allowance; the terrain's cost value for the class) of a step
         into hex *n* that crosses no hexside feature and runs along no line: what :meth:`_step_cost` and
-        :meth:`_step_uses_ma` read of such a step."""
+        :meth:`_step_uses_ma` read of such a step; remembered in *into* (the class's)."""
         tt = self.terrain_type(n)
         tv = _cost(tt.get("movement"), mclass) if tt else None
         blocked = (tt is not None and tt.get("playable") is False) or tv == PROHIBITED
@@ -280,7 +276,8 @@ class TerrainCosts:
             c = _number(tv, 0.0)
             c = DEFAULT_COST if c is None else c
             step = (n, self._costs.setdefault(c, c))
-        return step, blocked, uses, tv
+        found = into[n] = (step, blocked, uses, tv)
+        return found
 
     def _crossing(self, sides, along, mclass: str):
         """What crossing the hexside types *sides* along the line types *along* does to a step of *mclass*
