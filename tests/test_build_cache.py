@@ -295,6 +295,35 @@ def test_an_abandoned_writer_writes_nothing_more(tmp_path, monkeypatch):
     assert len(written) <= 1 and len(list(tmp_path.iterdir())) == len(written)
 
 
+def test_a_face_folder_the_writer_has_just_made_is_not_removed_under_it(tiny_game, tmp_path, capsys, monkeypatch):
+    # The background writer makes a face's folder, then opens the file in it. The counters step, at its
+    # end, removes face folders left empty: one the writer had made but not yet filled went under it
+    # ("cannot write .../counters/blue-1-front.png: No such file or directory", now and then). Here the
+    # writer is held between the two until the step's clean-up has run, every time.
+    import builtins
+    import threading
+    cleaned, real_open, real_remove = threading.Event(), builtins.open, counter_build._remove_stale
+
+    def remove_stale(*args):
+        try:
+            real_remove(*args)
+        finally:
+            cleaned.set()
+
+    def held_open(path, *args, **kwargs):
+        if threading.current_thread().name == "loose-writer" and Path(path).parent.is_dir():
+            assert cleaned.wait(30), "the counters step did not finish"
+        return real_open(path, *args, **kwargs)
+    monkeypatch.setattr(counter_build, "_remove_stale", remove_stale)
+    monkeypatch.setattr(buildcache, "open", held_open, raising=False)   # write_loose's open
+    out = tmp_path / "out"
+    assert main(["build", str(tiny_game / "game.yaml"), "--out", str(out), "--only", "counters", "--faces",
+                 "--jobs", "1", "-q"]) == 0, capsys.readouterr().err
+    assert cleaned.is_set()
+    faces = {p.relative_to(out / "tiny" / "counters").as_posix() for p in (out / "tiny" / "counters").rglob("*.png")}
+    assert {"blue-1-front.png", "print/blue-1-front.png"} <= faces and len(faces) == 2 * 12
+
+
 # A build whose drawing of one face (blue-3's front) misbehaves in a worker process only; run as its own
 # process with a timeout, so a build that hangs fails this test instead of hanging the suite.
 _MISBEHAVING_WORKER = """

@@ -79,6 +79,25 @@ def test_stale_images_of_removed_counters_are_dropped(tmp_path):
     assert (tmp_path / "counters" / "ss-pz-1-front.png").exists()
 
 
+def test_a_face_folder_goes_only_when_nothing_is_written_into_it(tmp_path):
+    # a folder the step writes into stays though its files are not there yet (the background writer
+    # writes them later); one the step writes nothing into goes when empty, and stays with the
+    # designer's own file in it
+    kept = [tmp_path / "counters" / "a-front.png", tmp_path / "counters" / "print" / "a-front.png"]
+    (tmp_path / "counters" / "print").mkdir(parents=True)
+    counter_build._remove_stale(tmp_path, kept)
+    assert (tmp_path / "counters" / "print").is_dir()
+    counter_build._remove_stale(tmp_path, kept[:1])
+    assert not (tmp_path / "counters" / "print").exists() and (tmp_path / "counters").is_dir()
+    (tmp_path / "counters" / "notes.txt").write_text("the designer's own")
+    (tmp_path / "counters" / "b-back.png").write_bytes(b"stale")
+    counter_build._remove_stale(tmp_path, [])
+    assert [p.name for p in (tmp_path / "counters").iterdir()] == ["notes.txt"]
+    (tmp_path / "counters" / "notes.txt").unlink()
+    counter_build._remove_stale(tmp_path, [])
+    assert not (tmp_path / "counters").exists()
+
+
 @pytest.mark.parametrize("name", shipped_games())
 def test_shipped_game_counters_build(name, tmp_path):
     report = validate_game(name)

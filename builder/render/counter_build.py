@@ -308,8 +308,13 @@ def _contact_sheet(game, title: str, plist, faces: dict, digests: dict) -> bytes
 
 def _remove_stale(out_dir: Path, keep) -> None:
     """Drop face images of counters no longer in the data (a renamed unit must not linger in the module),
-    and all of them where loose faces are not written; a face folder left empty goes too."""
+    and all of them where loose faces are not written; a face folder left empty goes too.
+
+    A folder this step writes a file into is never removed, even when it looks empty: the background
+    writer (buildcache.LooseWriter) may not have written its files yet, and removing the folder it has
+    just made would fail their writing. Whether a folder goes depends only on what is kept."""
     keep = set(keep)
+    holding = {parent for path in keep for parent in Path(path).parents}   # the folders of the kept files
     for folder in (out_dir / PRINT_DIR, out_dir / COUNTERS_DIR):
         for path in folder.glob("*-front.png"):
             if path not in keep:
@@ -317,5 +322,7 @@ def _remove_stale(out_dir: Path, keep) -> None:
         for path in folder.glob("*-back.png"):
             if path not in keep:
                 path.unlink()
+        if folder in holding:
+            continue
         with contextlib.suppress(OSError):   # not there, or holding files of the designer's own
             folder.rmdir()
