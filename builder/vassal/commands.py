@@ -1164,7 +1164,12 @@ def _parse_flat(s: str, parts: list[str], depth: int) -> Node:
         c._span = (s, starts[lo], starts[hi] + len(stripped[hi]), level)
         return c
 
-    return node(0, last, 0)
+    try:
+        return node(0, last, 0)
+    finally:
+        # node holds itself through its closure cell: a cycle that, left alone, keeps the whole text and its
+        # parts alive until a full collection (or for good, under an audit's gc.freeze)
+        node = None  # noqa: F841
 
 
 def parse_commands(text: str) -> Node:
