@@ -208,7 +208,15 @@ def test_many_files_and_folders_one_table(tiny, tmp_path, capsys):
     assert "movement-allowance 1, prohibited-terrain 1, stacking 1" in table[3]
     assert "not audited" in table[2]
     assert lines[-1].startswith("not checked (") and sum(ln.startswith("not checked") for ln in lines) == 1
+    assert lines[-2].startswith("checked (") and sum(ln.startswith("checked") for ln in lines) == 1
     assert err.count("\n") == 1 and "c-broken.vsav" in err
+    # each finding names its file (grep -H style): three, all of the bad log, before the table
+    bad = f"{season / 'week2' / 'b-bad.vlog'}: entry "
+    assert [ln for ln in lines[:head] if ln.strip()] and all(ln.startswith(bad) for ln in lines[:head] if ln.strip())
+    assert sum(ln.startswith(bad) for ln in lines) == 3
+    # --quiet: the same finding lines only
+    code, quiet, _ = run(capsys, vmod, season, "--quiet")
+    assert code == 2 and quiet.splitlines() == [ln for ln in lines[:head] if ln.strip()]
 
 
 def test_jobs_give_the_same_output_in_the_same_order(tiny, tmp_path, capsys):

@@ -162,9 +162,15 @@ class AuditResult:
         if quiet:
             return out
         out += [f"warning: {w}" for w in self.warnings]
+        out += self.rules_lines()
+        out.append(self.summary_line())
+        return out
+
+    def rules_lines(self) -> list[str]:
+        """What was checked and what not (the reasons are in as_json)."""
+        out = []
         if self.checked:
             out.append(f"checked ({len(self.checked)} rules): " + ", ".join(c["rule"] for c in self.checked))
         if self.not_checked:
             out.append(self.not_checked_line())
-        out.append(self.summary_line())
         return out

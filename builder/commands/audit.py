@@ -94,10 +94,26 @@ def _text(outcome: dict, args, many: bool) -> list[str]:
     if "error" in outcome:
         return []
     r = outcome["result"]
-    lines = r.lines(quiet=args.quiet, explain=args.explain)
-    if many and not args.quiet:
-        lines = [ln for ln in lines if not ln.startswith("not checked")][:-1]   # the table says it
-    return lines
+    if not many:
+        return r.lines(quiet=args.quiet, explain=args.explain)
+    # Many files: each finding and warning names its file, as grep -H does, so a line read alone (or grepped
+    # from a season's output) says which game it is about; the rules checked and not checked, the same for
+    # every file, and each file's summary are said once, after them (summary_table, _shared_lines).
+    prefix = f"{outcome['file']}: "
+    out = []
+    for f in r.findings:
+        out.append(prefix + f.line())
+        if args.explain:
+            out += f.explain_lines()
+    if not args.quiet:
+        out += [f"{prefix}warning: {w}" for w in r.warnings]
+    return out
+
+
+def _shared_lines(outcomes: list[dict]) -> list[str]:
+    """The rules checked and not checked, said once after many files' findings (one game, one rule set)."""
+    first = next((o["result"] for o in outcomes if "result" in o), None)
+    return first.rules_lines() if first is not None else []
 
 
 def summary_table(outcomes: list[dict]) -> list[str]:
@@ -182,9 +198,6 @@ def run(args) -> int:
             return EXIT_CANNOT
     if many and not args.json and not args.quiet:
         print()
-        for line in summary_table(outcomes):
+        for line in summary_table(outcomes) + _shared_lines(outcomes):
             print(line)
-        first = next((o["result"] for o in outcomes if "result" in o), None)
-        if first is not None and first.not_checked:
-            print(first.not_checked_line())
     return code
