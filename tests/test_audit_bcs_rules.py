@@ -120,6 +120,39 @@ def test_r64_reinforcement_on_its_date_at_its_hex_in_the_reinforcement_phase(tmp
          "placed in the Activations Phase; it must be placed in its entry hex in the reinforcement phase")]
 
 
+def entering_combat_unit(*path):
+    """41 Gds Div's Reinforcement activation on 3 Jan 45: its HQ placed at A63.34 in the Reinforcement
+    Phase, then 1/122 Gds Inf Bn dragged from its Reinforcements box along *path*."""
+    lb = BcsLog("scenario-5-2", markers=display_markers({"soviet": ["sov-41gd"]}, "reinforcement"))
+    lb.to_phase(2, "reinforcement").move("sov-41gd-hq", "A63.34").to_phase(2, "activations")
+    lb.activate("soviet", "sov-41gd").move("sov-1-122-gds-inf-bn", *path)
+    return lb.move(lb.fam["sov-41gd"], lb.box("soviet:done"))
+
+
+def test_r64_a_combat_unit_enters_and_moves_on_in_one_drag(tmp_path):
+    """BCS 2.1d v: a combat unit enters in its own activation, its MPs counted from the entry hex. Dragged
+    straight from its box to a hex beyond the entry hex, it has arrived where it may: the place is judged
+    as a distance (the movement allowance's R13), as when it is dragged through the entry hex (a false R64
+    'outside its entry hexes' before)."""
+    assert audit(entering_combat_unit("A63.34", "A60.32"), tmp_path, "two.vlog").findings == []
+    assert audit(entering_combat_unit("A60.32"), tmp_path, "one.vlog").findings == []
+    far = audit(entering_combat_unit("A55.30"), tmp_path, "far.vlog")   # 9 MP from the entry hex
+    assert [f.rule for f in far.findings] == ["R13"]
+    assert "counted from its entry hex" in far.findings[0].message
+    # in the Reinforcement Phase, where it may not move, the place is judged: the entry hex or nothing
+    lb = BcsLog("scenario-5-2", markers=display_markers({"soviet": ["sov-41gd"]}, "reinforcement"))
+    lb.to_phase(2, "reinforcement").move("sov-41gd-hq", "A63.34").move("sov-1-122-gds-inf-bn", "A60.32")
+    assert found(audit(lb, tmp_path, "placed.vlog")) == [
+        ("R64", "sov-1-122-gds-inf-bn", "Reinforcements: Soviet, Turn 2", "A60.32",
+         "enters at A60.32, outside its entry hexes (A63.34)")]
+
+
+def test_r64_findings_name_the_rules_reference(tmp_path):
+    """A reinforcement entry with no source of its own gives the data's reference of R64."""
+    r = audit(arrival(1, "activations", "A63.34"), tmp_path)
+    assert [(f.rule, f.reference) for f in r.findings] == [("R64", "BCS 2.1a-d; PLS 5.x")]
+
+
 # ---------------------------------------------------------------------- 6.2 extra: R54, R60 (Fat-4 75/37 Rfl Corps)
 def second(formation, roll=None):
     lb = BcsLog("scenario-5-1", markers={**display_markers({"axis": ["ger-96inf"]}, "primary"),

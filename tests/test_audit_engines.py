@@ -219,9 +219,15 @@ def test_arrivals_on_time_early_and_elsewhere(kit, tmp_path):
                                                                                player_turn="red-turn").start()
     early.move("red-2", "J4")
     r = audit(kit, early, tmp_path, "early.vlog")
-    assert found(r) == [("arrival", "red-2", "Reinforcements: Red, Turn 2", "J4")] * 2
-    msgs = [f.message for f in r.findings]
-    assert "before its turn 2" in msgs[0] and "outside its entry hexes (J5)" in msgs[1]
+    # J4 is one hex on from its entry hex J5, in a phase where it may move: entered and moved on in one drag
+    # (its MPs are counted from J5 by the movement allowance), so only the date is wrong
+    assert found(r) == [("arrival", "red-2", "Reinforcements: Red, Turn 2", "J4")]
+    assert "before its turn 2" in r.findings[0].message
+    elsewhere = ScriptedGame(kit, units={**START, "red-2": "reinforcements:2"}).at(turn=2, phase="move",
+                                                                                   player_turn="blue-turn").start()
+    elsewhere.move("red-2", "J4")                        # in Blue's Movement Phase: it may not move, place judged
+    msgs = [f.message for f in audit(kit, elsewhere, tmp_path, "elsewhere.vlog").findings if f.rule == "arrival"]
+    assert msgs == ["enters at J4, outside its entry hexes (J5)"]
 
 
 def test_an_arrival_counts_its_moves_from_the_entry_hex(kit, tmp_path):

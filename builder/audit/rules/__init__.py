@@ -226,6 +226,7 @@ class RuleSet(Visitor):
         else:
             rules.append(stacking)
         costs = shared_costs(ctx).for_audit()     # the context's step tables, this audit's searches
+        ma = None
         if costs.prohibits_any():
             rules.append(ProhibitedTerrain(ctx, costs))
         else:
@@ -243,7 +244,7 @@ class RuleSet(Visitor):
                                           "(operational) movement phase by its id or name")
         if engines.permissions.known:
             rules.append(PhaseDiscipline(ctx, engines))
-        rules.append(ArrivalRule(ctx, engines))
+        rules.append(ArrivalRule(ctx, engines, ma))
         mv = ctx.spec("movement")
         have = {"zoc": engines.zoc.enabled, "phases": engines.permissions.known,
                 "modifiers": bool(mv.get("modifiers")), "minimum": bool(mv.get("minimum_move")),

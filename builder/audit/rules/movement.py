@@ -237,6 +237,14 @@ class MovementAllowance(Rule):
         f.path = [(self.ctx.grid.name(h), c) for h, c in found[1]] if found is not None else []
         f.allowance = ma
 
+    def counts_from_entry(self, ev, pos) -> bool:
+        """Whether this move onto the map is judged here, its MPs counted from the unit's entry hexes: the
+        unit may move in this phase and has an allowance, so it may go on beyond its entry hex in the same
+        drag (BCS 2.1d v) and the arrival rule leaves where it ends to this one."""
+        u = ev.unit
+        perm = self.permission(pos, u)
+        return perm is not None and self.allowance.of(u, pos, perm, True, ev.frm)[0] is not None
+
     def _entry_starts(self, u, ev, mc):
         """Entering the map: [(entry hex, the cost of entering it)] of the scheduled entry hexes; None if
         every one is barred."""
