@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -142,3 +143,40 @@ def test_html_loads_in_chromium_without_console_errors_and_shows_the_findings(ti
     assert red_pixels(img.crop((0, 0, 840, 900)), exact=False) > 300     # the map, left, with the findings
     r = _chromium(page, tmp_path, "--dump-dom")
     assert "CONSOLE" not in r.stderr and r.stdout.count('<td class="n">') == 2
+
+
+def yellow_pixels(img: Image.Image) -> int:
+    return sum(n for n, c in img.convert("RGB").getcolors(1 << 24) if c == (255, 214, 0))
+
+
+def test_badges_of_findings_on_one_hex_sit_side_by_side():
+    """Each number disc has its own place: findings on one hex (a move breaking two rules, or two moves
+    ending there) fan out around it, none covering another (before, all sat on one spot)."""
+    from builder.audit.mapview import badge_spots
+    hex_px, rad = 50.0, 22.5
+    a, b = (300.0, 300.0), (300.0 + 50 * math.sqrt(3), 300.0)          # neighbouring hexes
+    centres = [a, a, None, b, a] + [a] * 15
+    spots = badge_spots(centres, hex_px, rad)
+    assert spots == badge_spots(centres, hex_px, rad) and spots[2] is None
+    assert spots[0] == pytest.approx((a[0] + 0.95 * hex_px, a[1] - 0.95 * hex_px))    # the usual place
+    assert spots[3] == pytest.approx((b[0] + 0.95 * hex_px, b[1] - 0.95 * hex_px))
+    placed = [s for s in spots if s is not None]
+    for i, p in enumerate(placed):
+        for q in placed[i + 1:]:
+            assert math.dist(p, q) >= 2 * rad                              # no disc covers another
+    for s, c in zip(spots[:2] + spots[4:8], [a, a, a, a, a, a]):
+        assert math.dist(s, c) < 2 * hex_px                                # and they stay by their hex
+
+
+def test_png_shows_every_number_when_moves_end_in_one_hex(tiny, tmp_path, capsys):
+    """blue-1 too goes B3 -> E3: the same view as too_far's (same points), one more disc, whole."""
+    _, kit, vmod = tiny
+    both = LogBuilder(kit, START).move("blue-2", "E3").move("blue-1", "E3").move("red-1", "G5") \
+        .write(tmp_path / "both.vlog")
+    a, b = tmp_path / "two.png", tmp_path / "three.png"
+    assert run(capsys, vmod, too_far(kit, tmp_path / "far.vlog"), "--png", a, "-q")[0] == 1
+    code, out, _ = run(capsys, vmod, both, "--png", b)
+    assert code == 1 and sum("-> E3: movement-allowance" in ln for ln in out.splitlines()) == 2
+    assert Image.open(a).size == Image.open(b).size
+    # two discs in too_far's picture; three whole ones here (before, 1 and 2 on one spot: still two)
+    assert yellow_pixels(Image.open(b)) > 1.4 * yellow_pixels(Image.open(a))

@@ -3,9 +3,10 @@
 The background is the map as players see it: the module's own board images when auditing a .vmod,
 else the boards rendered from the game's data (only those the findings touch). Every finding is
 numbered; its move is an arrow along the cheapest path (the finding's ``explain`` path, else
-straight from -> to), the hex judged is outlined, and its number sits in a disc beside it. The view
-is cropped to the findings (with a margin) and scaled so hexes stay readable; a table of the
-numbered findings runs beside the map. Deterministic: the same findings give the same bytes.
+straight from -> to), the hex judged is outlined, and its number sits in a disc beside it (the discs of
+findings on one hex fan out around it, so each number shows). The view is cropped to the findings (with
+a margin) and scaled so hexes stay readable; a table of the numbered findings runs beside the map.
+Deterministic: the same findings give the same bytes.
 """
 
 from __future__ import annotations
@@ -146,16 +147,46 @@ def render(ctx, findings: list, module_path=None, *, table: bool = True) -> Imag
         c = ps[-1]
         d.polygon([at(q) for q in view.outline(c)], outline=WHITE, width=lw + 4)
         d.polygon([at(q) for q in view.outline(c)], outline=RED, width=lw)
-        cx, cy = at(c)
-        ox, oy = cx + hex_px * 0.95, cy - hex_px * 0.95
-        rad = max(14, hex_px * 0.45)
-        d.ellipse((ox - rad, oy - rad, ox + rad, oy + rad), fill=YELLOW, outline=DARK, width=3)
-        d.text((ox, oy), str(k), fill=DARK, font=label_font, anchor="mm")
+    # the numbers after every outline, so no later finding's outline crosses one
+    rad = max(14, hex_px * 0.45)
+    spots = badge_spots([at(ps[-1]) if ps else None for _, _, ps in drawn], hex_px, rad)
+    for (k, _, _), spot in zip(drawn, spots):
+        if spot is not None:
+            ox, oy = spot
+            d.ellipse((ox - rad, oy - rad, ox + rad, oy + rad), fill=YELLOW, outline=DARK, width=3)
+            d.text((ox, oy), str(k), fill=DARK, font=label_font, anchor="mm")
     for k, f, ps in drawn:                    # the running costs on top of everything
         _costs(d, f, ps, at, cost_font, hex_px)
     if not table:
         return canvas
     return _with_table(canvas, drawn)
+
+
+def badge_spots(centres: list, hex_px: float, rad: float) -> list:
+    """The centre of each finding's number disc (None where its hex is not drawn), in order. A disc sits
+    up-right of its hex; when that place is taken (several findings on one hex, e.g. a move breaking two
+    rules, or moves ending in the same hex) it goes to the nearest free place on a fan around the hex,
+    alternating either side, then on a wider ring: every number stays readable and none covers another."""
+    gap = 2 * rad + 2                          # closer than this, two discs overlap
+    placed, out = [], []
+    for c in centres:
+        if c is None:
+            out.append(None)
+            continue
+        spot, ring = None, hex_px * 0.95 * math.sqrt(2)
+        while spot is None:
+            # angular step so that neighbouring places on this ring are one disc apart
+            step = 2 * math.asin(min(1.0, (gap + 2) / (2 * ring)))
+            for i in range(int(2 * math.pi / step)):
+                a = -math.pi / 4 + (i + 1) // 2 * step * (-1 if i % 2 else 1)
+                p = (c[0] + ring * math.cos(a), c[1] + ring * math.sin(a))
+                if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= gap for q in placed):
+                    spot = p
+                    break
+            ring += gap + 2
+        placed.append(spot)
+        out.append(spot)
+    return out
 
 
 def _over_flags(f, n: int) -> list:
