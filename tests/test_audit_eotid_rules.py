@@ -564,6 +564,8 @@ def test_crossing_an_errata_blocked_hexside(kit, tmp_path):
     bad = play(kit, tmp_path, {"ger-inf-80": "L15"}, 5, AXIS_OPS, lambda s: s.move("ger-inf-80", "K15"))
     assert found(bad) == [("movement-allowance", "ger-inf-80", "L15", "K15")]
     assert "costs 6 MP" in bad.findings[0].message
+    # a player who moved one hex is told why the step itself does not count
+    assert bad.findings[0].message.endswith("; the direct step is barred: Blocked hexside between L15 and K15")
 
 
 def test_frt1_frt2_fort_factors(kit, tmp_path):

@@ -228,6 +228,10 @@ class MovementAllowance(Rule):
                    f"more than the MA {_fmt(ma)} ({face} face, {mc or 'no movement class'}{mods})")
             if not entering and began.hex != ev.frm.hex:
                 msg += f"; {start_name} is where it began moving this phase"
+            if not entering and self.ctx.grid.distance(start, to) == 1:
+                barred = self.costs.barring_hexside(start, to, mc)
+                if barred is not None:        # a one-hex move: say why the step itself is not the path
+                    msg += f"; the direct step is barred: {barred} between {start_name} and {ev.to.name}"
             if entering:
                 msg += "; counted from its entry hex"
         f = self.report(pos, u, start_name, ev.to, msg, ev.entry)

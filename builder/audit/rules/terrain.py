@@ -189,6 +189,15 @@ class TerrainCosts:
                 replace.append(n)
         return min(base, *replace) if replace else base
 
+    def barring_hexside(self, a, b, mclass: str) -> str | None:
+        """The name of the hexside feature that bars the a|b step to *mclass* (a blocked hexside, a lake
+        side), None where none does: what a finding names when the direct step is no step at all."""
+        for hid in self.ctx.hexsides.get(frozenset((a, b)), ()):
+            ht = self.ctx.hexside_types.get(hid) or {}
+            if hid in self.closed or _cost(ht.get("movement"), mclass) == PROHIBITED:
+                return str(ht.get("name") or hid)
+        return None
+
     def hexside_extra(self, a, b, mclass: str, ma: float) -> float | None:
         """The added cost of the a|b hexside's features (a river's +1), None if one is prohibited."""
         extra = 0.0
