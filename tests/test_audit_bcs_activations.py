@@ -37,7 +37,7 @@ def test_r12_no_entry_into_an_enemy_hex_except_jumping_hqs(tmp_path):
     lb.activate("axis", "ger-711inf").move_unit("ger-i-731-inf-bn", "C19.11")
     r = audit(lb, tmp_path)
     assert found(r, "R12") == [("R12", "ger-i-731-inf-bn", "C19.10", "C19.11",
-                                "enters C19.11, which holds enemy units (sov-iii-99-inf-rgt)")]
+                                "enters C19.11, which holds enemy units (sov-iii-99-inf-rgt 'III/99')")]
     # a jump: only an enemy HQ in the hex (a save of 9 Jan 45 with the 23 Rfl Corps HQ next to I/731)
     ok = konrad(turn=8, primary={"axis": ["ger-711inf"]}, units={"sov-23rc-hq": ("C19.11", None),
                                                                   "sov-iii-99-inf-rgt": ("C25.20", None)})
@@ -79,8 +79,8 @@ def test_r26_no_move_from_ezoc_to_ezoc(tmp_path):
     lb.activate("axis", "ger-96inf").move_unit("ger-96-fus-bicycle-bn", "C22.08")
     r = audit(lb, tmp_path)
     assert found(r, "R26") == [("R26", "ger-96-fus-bicycle-bn", "C22.09", "C22.08",
-                                "moves from the zone of control of sov-37-gds-tk-bde directly into that of "
-                                "sov-30-gds-is-tk-rgt")]
+                                "moves from the zone of control of sov-37-gds-tk-bde '37 Gds' directly into that "
+                                "of sov-30-gds-is-tk-rgt '30 Gds'")]
     ok = konrad(primary={"axis": ["ger-96inf"]})
     ok.activate("axis", "ger-96inf").move_unit("ger-i-283-inf-bn", "C21.07")
     assert found(audit(ok, tmp_path, "ok.vlog"), "R26") == []
@@ -95,7 +95,8 @@ def test_r32_command_radius_at_the_end_of_the_activation(tmp_path):
     assert audit(walk("C33.07"), tmp_path, "ok.vlog").findings == []
     assert found(audit(walk("C32.08"), tmp_path)) == [
         ("R32", "ger-i-5-ss-inf-bn", "", "C32.08",
-         "ends the activation of 3 SS Pz Div 7 hexes from its HQ ger-ss-3pz-hq in C34.02, beyond its Command Radius 6")]
+         "ends the activation of 3 SS Pz Div 7 hexes from its HQ ger-ss-3pz-hq '3 SS' in C34.02, beyond its Command "
+         "Radius 6")]
 
 
 # ---------------------------------------------------------------------- R53
@@ -250,7 +251,10 @@ def test_r04_soviets_never_enter_budapest_urban_hexes_in_5_4(tmp_path):
     assert audit(walk("C47.21"), tmp_path, "ok.vlog").findings == []
     assert found(audit(walk("C47.23"), tmp_path)) == [
         ("R04", "sov-i-19-inf-rgt", "C47.22", "C47.23",
-         "enters C47.23, one of budapest-urban, not playable for soviet in this scenario")]
+         "enters C47.23, one of the Budapest Urban hexes, not playable for the Soviet side in this scenario")]
+    # the region and the side by their printed names (the map's regions, the game's sides), never their ids
+    message = found(audit(walk("C47.23"), tmp_path))[0][4]
+    assert "Budapest Urban hexes" in message and "budapest-urban" not in message and "soviet " not in message
 
 
 # ---------------------------------------------------------------------- two full turns, several activations

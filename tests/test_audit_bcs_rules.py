@@ -47,7 +47,7 @@ def test_r07_no_entry_into_a_full_hex_with_traffic(tmp_path):
     r = audit(traffic("A26.11"), tmp_path)
     assert found(r, "R07") == [("R07", "ger-i-9-ss-inf-bn", "A26.10", "A26.11",
                                 "enters A26.11, which has a traffic marker and already 2 combat units "
-                                "(ger-i-5-ss-pz-bn, ger-ii-9-ss-inf-bn)")]
+                                "(ger-i-5-ss-pz-bn 'I/5 SS', ger-ii-9-ss-inf-bn 'II/9 SS')")]
     assert [f.rule for f in r.findings] == ["R07", "R06"]
 
 
@@ -69,7 +69,7 @@ def test_r27_hq_never_walks_into_an_ezoc(tmp_path):
     assert audit(hq_walk(False), tmp_path, "ok.vlog").findings == []
     assert found(audit(hq_walk(True), tmp_path)) == [
         ("R27", "ger-ss-5pz-hq", "A26.11", "A26.15",
-         "enters A26.15, in the zone of control of sov-1-217-gds-inf-bn, not negated by a friendly unit")]
+         "enters A26.15, in the zone of control of sov-1-217-gds-inf-bn '1/217 Gds', not negated by a friendly unit")]
 
 
 # ---------------------------------------------------------------------- 6.2 #4, R21

@@ -50,7 +50,7 @@ def test_findings_exit_1_one_line_each(tiny, tmp_path, capsys):
     lines = out.splitlines()
     setup = setup_commands(log)          # entry k is top-level command setup + k
     assert lines[0] == (f"entry 1 (command {setup + 1}): turn 1, Movement, side blue: blue-3 '3' B4 -> B3: "
-                        "stacking: Blue has 3 stacking points in B3, limit 2: blue-1, blue-2, blue-3")
+                        "stacking: Blue has 3 stacking points in B3, limit 2: blue-1 '1', blue-2 '2', blue-3 '3'")
     assert lines[1].startswith(f"entry 2 (command {setup + 2}): turn 1, Movement, side red: red-1 '1' H5 -> G5: "
                                "prohibited-terrain (T3 lakes): ")
 

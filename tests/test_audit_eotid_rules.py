@@ -7,6 +7,7 @@ import pytest
 
 from builder.audit import audit_file
 from builder.audit.rules import RuleSet
+from builder.audit.rules.select import PlaceSet
 from builder.audit.rules.terrain import TerrainCosts
 from builder.audit.script import ScriptedGame, kit as _kit
 
@@ -94,7 +95,7 @@ def test_stk5_soviet_camp_and_western_allies_never_stack(kit, tmp_path):
     bad = play(kit, tmp_path, units, 12, WA_OPS, lambda g: g.move("us-mech-6", "F23"))
     assert found(bad) == [("STK-5", "us-mech-6", "F24", "F23")]
     assert bad.findings[0].reference == "4.4 A"
-    assert "yug-army-1 and us-mech-6 share F23" in bad.findings[0].message
+    assert "yug-army-1 '1Y' and us-mech-6 '6' share F23" in bad.findings[0].message
     units["us-mech-4"] = "F23"
     units.pop("yug-army-1")
     assert play(kit, tmp_path, units, 12, WA_OPS, lambda g: g.move("us-mech-6", "F23")).findings == []
@@ -157,7 +158,7 @@ def test_pol6_yugoslavs_in_yugoslavia_and_other_soviets_only_clear_or_y(kit, tmp
     assert play(kit, tmp_path, {"yug-army-1": "F23"}, 3, SOV_OPS, lambda g: g.move("yug-army-1", "F22")).findings == []
     rough = play(kit, tmp_path, {"sov-inf-3": "F23"}, 3, SOV_OPS, lambda g: g.move("sov-inf-3", "E23"))
     assert found(rough) == [("POL-6", "sov-inf-3", "F23", "E23")]
-    assert "(clear only)" in rough.findings[0].message
+    assert rough.findings[0].message.endswith("sov-inf-3 moved to E23 (rough), outside clear hexes")   # its terrain
     assert play(kit, tmp_path, {"sov-inf-3": "E24"}, 3, SOV_OPS, lambda g: g.move("sov-inf-3", "F23")).findings == []
 
 
@@ -264,7 +265,7 @@ def test_str6_strategic_move_next_to_the_enemy(kit, tmp_path):
     assert sorted(found(bad)) == [("STR-5", "ger-pz-24", "T21", "T24"), ("STR-6", "ger-pz-24", "T21", "T24")]
     by = {f.rule: f for f in bad.findings}
     assert by["STR-6"].reference == "5.1.3 D" and by["STR-5"].reference == "12.3"
-    assert "T24 is next to sov-shock-5 in T25" in by["STR-6"].message
+    assert "T24 is next to sov-shock-5 '5' in T25" in by["STR-6"].message       # the enemy's printed name too
     assert "entered T24, in an enemy zone of control" in by["STR-5"].message
     assert play(kit, tmp_path, units, 8, AXIS_STRAT, lambda g: g.move("ger-pz-24", "T23")).findings == []
 
@@ -342,6 +343,27 @@ def test_sea5_sea9_wa_sea_movement_quota_and_seas(kit, tmp_path):
     assert found(bad) == [("SEA-5", "us-mech-15", "ETO Holding Box", "V6")]
     kiel = play(kit, tmp_path, units, 8, WA_NAVAL, lambda g: g.move("us-mech-5", "Z19"))
     assert found(kiel) == [("SEA-9", "us-mech-5", "ETO Holding Box", "Z19")]
+    assert kiel.findings[0].message.endswith("us-mech-5 moved to Z19, which is a Baltic port")   # the sea by name
+
+
+def test_place_sets_are_described_in_the_maps_printed_names(kit):
+    """A place set in a message reads as the map prints it: a set of terrain types only is "marsh or mountain
+    hexes" (not "any hex (marsh or mountain only)"), regions, seas and areas by their names, never their ids;
+    and a hex in it is told by what it is (its terrain, its region, its port)."""
+    ctx, h = kit.ctx, kit.ctx.grid.parse
+    terrain = PlaceSet(ctx, {"terrain": ["marsh", "mountain"]})
+    assert terrain.describe() == "marsh or mountain hexes"
+    assert terrain.hex_is(h("J14")) == "J14 is mountain" and terrain.terrain_note(h("J14")) == " (mountain)"
+    mixed = PlaceSet(ctx, {"regions": ["italy", "greece"], "hexes": ["J14", "J15"], "terrain": ["mountain"]})
+    assert mixed.describe() == "mountain hexes in Greece, Italy or hexes J14, J15"
+    assert PlaceSet(ctx, {"regions": ["yugoslavia"], "not": {"regions": ["red-y"]}}).describe() == \
+        "Yugoslavia except Red-Y hexes (Greater Germany in Yugoslavia)"
+    seas = PlaceSet(ctx, {"ports": ["baltic", "black-sea"]})
+    assert seas.describe() == "Baltic or Black Sea ports" and seas.hex_is(h("Z19")) == "Z19 is a Baltic port"
+    assert PlaceSet(ctx, {"hexes": ["X11", "X12"]}).describe() == "X11 or X12"
+    assert PlaceSet(ctx, {"not": {"hexes": ["X11", "X12"]}}).describe() == "any hex except X11 or X12"
+    coast = PlaceSet(ctx, {"regions": ["invadable-coast"]})
+    assert coast.hex_is(next(iter(coast.hexes))).endswith(" is one of the Invadable coastal hexes")
 
 
 # ---------------------------------------------------------------------- mobile assaults (11.x)
@@ -351,7 +373,10 @@ def test_mas2_mobile_assault_into_a_mountain_hex(kit, tmp_path):
                lambda g: g.move("us-mech-6", "J14"))
     assert found(bad) == [("MAS-2", "us-mech-6", "J13", "J14")]
     assert bad.findings[0].reference == "11.2 A"
-    assert "the target hex is any hex (marsh or mountain only)" in bad.findings[0].message
+    # what the hex is (mountain) and what the rule forbids, not "any hex (marsh or mountain only)"
+    assert bad.findings[0].message == ("No mobile assault into marsh or mountain: us-mech-6 mobile-assaults J14 "
+                                       "(ger-mtn-51 '51'): the target hex J14 is mountain; no mobile assault may "
+                                       "target marsh or mountain hexes")
     ok = play(kit, tmp_path, {"us-mech-6": "F13", "ger-mtn-51": "F12"}, 5, WA_OPS,
               lambda g: g.move("us-mech-6", "F12"))
     assert ok.findings == []                        # F12 is not mountain (errata 2.12 C)
@@ -374,6 +399,8 @@ def test_mas3_not_launched_from_mountain(kit, tmp_path):
     bad = play(kit, tmp_path, {"us-mech-6": "J14", "ger-pz-14": "J13"}, 5, WA_OPS, lambda g: g.move("us-mech-6", "J13"))
     assert found(bad) == [("MAS-3", "us-mech-6", "J14", "J13")]
     assert bad.findings[0].reference == "11.2 B"
+    assert bad.findings[0].message.endswith("the launch hex J14 is mountain; no mobile assault may be launched from "
+                                            "marsh or mountain hexes")
 
 
 def test_mas4_not_into_a_level_3_fort(kit, tmp_path):

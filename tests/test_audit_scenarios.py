@@ -54,7 +54,7 @@ def test_bcs_two_combat_units_hq_and_trains_do_not_count(pls, tmp_path):
     assert [(f.rule, f.unit, f.frm, f.to, f.reference) for f in r.findings] == [
         ("R06", "ger-16-xvii-alarm-bn", "A10.09", AT, "BCS 4.2")]   # the PLS rules data names it R06
     assert "3 stacking points in A10.10, limit 2" in r.findings[0].message
-    assert "ger-153fa-hq (0)" in r.findings[0].message
+    assert "ger-153fa-hq '153 FA' (0)" in r.findings[0].message
 
 
 def test_bcs_units_in_support_do_not_count(pls, tmp_path):

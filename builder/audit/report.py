@@ -64,6 +64,19 @@ class Finding:
         return out
 
 
+def unit_label(unit) -> str:
+    """A unit as a finding's line names its mover: the UnitId and the printed name, e.g.
+    ``sov-1-217-gds-inf-bn '1/217 Gds'`` (the id alone when the piece has no other name). Messages name
+    every other unit so, so a player finds it on the board by its printed name."""
+    name = getattr(unit, "name", "") or ""
+    return f"{unit.unit_id} {name!r}" if name and name != unit.unit_id else unit.unit_id
+
+
+def unit_labels(units) -> str:
+    """:func:`unit_label` of each unit, joined by commas."""
+    return ", ".join(unit_label(u) for u in units)
+
+
 def explain_path(ctx, found, allowance) -> dict:
     """A movement finding's working from a rule's cheapest path ``(cost, [(hex, cost of entering it),
     ...])`` (builder.audit.rules.terrain.TerrainCosts.path): each hex with its terrain, step cost and

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from builder.audit.report import unit_label
+
 from . import Rule
 
 
@@ -110,7 +112,8 @@ class CommandRadius(DataRule):
                 continue
             d = grid.distance(hq.hex, u.hex)
             if d > radius:
-                self.say(pos, u, f"ends the {self.act_name(act)} {d} hexes from its HQ {hq.unit_id} in {hq.hex and grid.name(hq.hex)}, "
+                self.say(pos, u, f"ends the {self.act_name(act)} {d} hexes from its HQ {unit_label(hq)} in "
+                                 f"{hq.hex and grid.name(hq.hex)}, "
                                  f"beyond its Command Radius {radius}", act.entry, "", u.location)
 
 

@@ -22,6 +22,7 @@ no such launch hex satisfies it. Each entry names one condition:
 from __future__ import annotations
 
 from builder.audit import fastpaths
+from builder.audit.report import unit_label, unit_labels
 
 from . import Rule
 from .select import PlaceSet, UnitSelector, When
@@ -192,7 +193,7 @@ class MobileAssault(Rule):
                 lead = f"{e.message}: " if e.message else ""
                 self.report(pos, u, self.ctx.grid.name(start), ev.to,
                             f"{lead}{u.unit_id} mobile-assaults {ev.to.name} "
-                            f"({', '.join(d.unit_id for d in defenders)}): {msg}", ev.entry,
+                            f"({unit_labels(defenders)}): {msg}", ev.entry,
                             reference=e.reference, rule_id=e.id)
 
     def _entries_for(self, pos, u) -> list:
@@ -266,7 +267,7 @@ class MobileAssault(Rule):
 
     def _by_target(self, e, pos, u, frm, start, target, group) -> str | None:
         if e.not_into.contains(target):
-            return f"the target hex is {e.not_into.describe()}"
+            return f"the target hex {e.not_into.hex_is(target)}; no mobile assault may target {e.not_into.describe()}"
         return None
 
     def _by_markers(self, e, pos, u, frm, start, target, group) -> str | None:
@@ -284,7 +285,8 @@ class MobileAssault(Rule):
             grid = self.ctx.grid
             n = launches[0]
             if e.not_from is not None and e.not_from.contains(n):
-                return f"launched from {grid.name(n)}, {e.not_from.describe()}"
+                return (f"the launch hex {e.not_from.hex_is(n)}; no mobile assault may be launched from "
+                        f"{e.not_from.describe()}")
             return f"across the {'/'.join(sorted(e.across))} hexside {grid.name(n)}/{grid.name(target)}"
         return None
 
@@ -296,7 +298,7 @@ class MobileAssault(Rule):
         if len(starts) > 1:
             grid = self.ctx.grid
             return ("the assaulting units did not begin the phase stacked together ("
-                    + ", ".join(f"{x.unit_id} in {grid.name(s)}" for x, s in group) + ")")
+                    + ", ".join(f"{unit_label(x)} in {grid.name(s)}" for x, s in group) + ")")
         return None
 
     def _by_first_hex(self, e, pos, u, frm, start, target, group) -> str | None:
@@ -311,8 +313,7 @@ class MobileAssault(Rule):
         a = [x for x, _ in group if e.apart[0].matches(x) and not e.apart[1].matches(x)]
         b = [x for x, _ in group if e.apart[1].matches(x) and not e.apart[0].matches(x)]
         if a and b:
-            return ("units of both groups assault one hex: " + ", ".join(x.unit_id for x in a) + " with "
-                    + ", ".join(x.unit_id for x in b))
+            return ("units of both groups assault one hex: " + unit_labels(a) + " with " + unit_labels(b))
         return None
 
     def _cheap_launch(self, start, frm, target, mclass, ma, enter, assault) -> bool:

@@ -3,7 +3,15 @@
 
 from __future__ import annotations
 
+from builder.audit.report import unit_labels
+
 from .activation import DataRule, _region_hexes, pseudo, type_of
+from .select import in_region, region_name
+
+
+def side_name(ctx, side: str) -> str:
+    """A side's printed name, else its id."""
+    return (ctx.game.by_id["sides"].get(side) or {}).get("name") or side
 
 
 def combat(ctx, u, spec) -> bool:
@@ -59,7 +67,7 @@ class EnemyHex(DataRule):
         if screen and u.movement_class == sp.get("screen_class") and \
                 all(any(m.marker_id == screen for m in pos.markers_with(e)) for e in enemies):
             return
-        names = ", ".join(e.unit_id for e in enemies)
+        names = unit_labels(enemies)
         self.say(pos, u, f"enters {ev.to.name}, which holds enemy units ({names})", ev.entry, ev.frm, ev.to)
 
 
@@ -77,7 +85,7 @@ class Traffic(DataRule):
         limit = int(self.spec.get("limit") or 2)
         if len(others) >= limit:
             self.say(pos, u, f"enters {ev.to.name}, which has a {self.spec.get('marker')} marker and already "
-                             f"{len(others)} combat units ({', '.join(o.unit_id for o in others)})",
+                             f"{len(others)} combat units ({unit_labels(others)})",
                      ev.entry, ev.frm, ev.to)
 
 
@@ -87,12 +95,14 @@ class ForbiddenHexes(DataRule):
     def __init__(self, ctx, spec) -> None:
         super().__init__(ctx, spec)
         self.hexes = set(_region_hexes(ctx, spec.get("region")))
+        self.where = in_region(region_name(ctx, str(spec.get("region") or "")))   # "one of the Budapest Urban hexes"
 
     def move(self, ev, pos) -> None:
         if ev.to.hex in self.hexes and ev.frm.hex != ev.to.hex and self.applies(pos) and \
                 ev.unit.side in set(self.spec.get("sides") or [ev.unit.side]):
-            self.say(pos, ev.unit, f"enters {ev.to.name}, one of {self.spec.get('region')}, not playable for "
-                                   f"{ev.unit.side} in this scenario", ev.entry, ev.frm, ev.to)
+            side = side_name(self.ctx, ev.unit.side)
+            self.say(pos, ev.unit, f"enters {ev.to.name}, {self.where}, not playable for the {side} side in this "
+                                   f"scenario", ev.entry, ev.frm, ev.to)
 
 
 class Immobile(DataRule):
@@ -151,7 +161,7 @@ class HqZoc(DataRule):
             return
         z = enemy_zoc(self.ctx, pos, h, u.side, self.spec)
         if z:
-            self.say(pos, u, f"enters {ev.to.name}, in the zone of control of {', '.join(e.unit_id for e in z)}, "
+            self.say(pos, u, f"enters {ev.to.name}, in the zone of control of {unit_labels(z)}, "
                              f"not negated by a friendly unit", ev.entry, ev.frm, ev.to)
 
 
@@ -166,5 +176,5 @@ class ZocToZoc(DataRule):
             return
         za, zb = enemy_zoc(self.ctx, pos, a, u.side, self.spec), enemy_zoc(self.ctx, pos, b, u.side, self.spec)
         if za and zb:
-            self.say(pos, u, f"moves from the zone of control of {', '.join(e.unit_id for e in za)} directly into "
-                             f"that of {', '.join(e.unit_id for e in zb)}", ev.entry, ev.frm, ev.to)
+            self.say(pos, u, f"moves from the zone of control of {unit_labels(za)} directly into "
+                             f"that of {unit_labels(zb)}", ev.entry, ev.frm, ev.to)

@@ -77,7 +77,7 @@ class MarkerLevels(Rule):
             if self.prohibited:
                 msg = f"{name} rises to level {_fmt(new)} now"
             elif self.allowed is not None and not self.allowed.contains(h):
-                msg = f"{name} is outside {self.allowed.describe()}"
+                msg = f"{name}{self.allowed.terrain_note(h)} is outside {self.allowed.describe()}"
             elif isinstance(self.per_hex, (int, float)) and self._hex_spent[h] > self.per_hex:
                 msg = f"{_fmt(self._hex_spent[h])} factors in {name} this player-turn, at most {_fmt(self.per_hex)}"
             elif isinstance(self.per_turn, (int, float)) and self._spent > self.per_turn:

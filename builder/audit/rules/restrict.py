@@ -112,9 +112,12 @@ class MovementRestrictions(Rule):
                 bad = (e.forbidden is not None and e.forbidden.contains(h)) or \
                       (e.allowed is not None and not e.allowed.contains(h))
                 if bad and (e.within is None or e.within.contains(h)):
-                    where = e.forbidden.describe() if e.forbidden is not None else "outside " + e.allowed.describe()
+                    if e.forbidden is not None and e.forbidden.contains(h):
+                        where = _inside(e.forbidden, h)
+                    else:
+                        where = f"{e.allowed.terrain_note(h)}, outside {e.allowed.describe()}"
                     self.report(pos, u, "", u.location, f"{_lead(e)}{u.unit_id} ends the {ev.old.label()} in "
-                                f"{u.location.name} ({where})", ev.entry, reference=e.reference, rule_id=e.id)
+                                f"{u.location.name}{where}", ev.entry, reference=e.reference, rule_id=e.id)
         finally:
             pos.phase = saved
 
@@ -161,7 +164,8 @@ class MovementRestrictions(Rule):
         if e.prohibited:
             return f"{u.unit_id} may not move here"
         if e.start_in is not None and not e.start_in.contains(start.hex):
-            return f"{u.unit_id} began the phase in {start.name}, outside {e.start_in.describe()}: it may not move"
+            return (f"{u.unit_id} began the phase in {start.name}{e.start_in.terrain_note(start.hex)}, outside "
+                    f"{e.start_in.describe()}: it may not move")
         if e.within is not None and not e.within.contains(to.hex):
             return None
         if e.max_units is not None:
@@ -171,9 +175,9 @@ class MovementRestrictions(Rule):
                 return (f"{u.unit_id} is unit {len(e.moved)} of these to move in this phase; "
                         f"at most {e.max_units} may")
         if e.allowed is not None and not e.allowed.contains(to.hex):
-            return f"{u.unit_id} moved to {to.name}, outside {e.allowed.describe()}"
+            return f"{u.unit_id} moved to {to.name}{e.allowed.terrain_note(to.hex)}, outside {e.allowed.describe()}"
         if e.forbidden is not None and e.forbidden.contains(to.hex):
-            return f"{u.unit_id} moved to {to.name}, in {e.forbidden.describe()}"
+            return f"{u.unit_id} moved to {to.name}{_inside(e.forbidden, to.hex)}"
         return None
 
 
@@ -190,6 +194,13 @@ class MovementRestrictions(Rule):
             owner = eng.control.owner(to.hex)
             return f"{u.unit_id} entered {to.name}, controlled by {owner or 'no one'}"
         return None
+
+
+def _inside(places: PlaceSet, h) -> str:
+    """Why hex *h* is in the forbidden *places*, after its name: ", which is mountain", ", which is a Baltic
+    port", ", which is in Bulgaria" (", in X11 or X12" for a hex the set lists by name)."""
+    facts = places.facts(h)
+    return f", which is {facts}" if facts else f", in {places.describe()}"
 
 
 def _lead(e: Restriction) -> str:

@@ -12,6 +12,8 @@ or sea ids), ``areas`` (setup or entry area ids), and ``not`` (a place set to le
 
 from __future__ import annotations
 
+import re
+
 from builder.audit import fastpaths
 
 
@@ -106,10 +108,53 @@ def region_hexes(ctx, rid: str) -> frozenset:
 
 
 def region_name(ctx, rid: str) -> str:
+    """A region's printed name (its ``name`` in the map data), else its id."""
     for r in ctx.game.map_doc.get("regions") or []:
         if isinstance(r, dict) and r.get("id") == rid:
             return r.get("name") or rid
     return rid
+
+
+def area_name(ctx, aid: str) -> str:
+    """A setup or entry area's printed name, else its id."""
+    md = ctx.game.map_doc
+    for a in (md.get("setup_areas") or []) + (md.get("entry_areas") or []):
+        if isinstance(a, dict) and a.get("id") == aid and a.get("name"):
+            return str(a["name"])
+    return aid
+
+
+def terrain_name(ctx, tid) -> str:
+    """A terrain type's printed name in lower case (it stands inside a sentence), else its id."""
+    return str((ctx.terrain_types.get(tid) or {}).get("name") or tid or "unknown terrain").lower()
+
+
+def either(names) -> str:
+    """Names joined for a sentence: "a", "a or b", "a, b or c"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _all_of(names) -> str:
+    """Names joined with "and" (a list inside a list joined with "or"): "a", "a and b", "a, b and c"."""
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def in_region(name: str) -> str:
+    """Where a hex of a region is: "in Italy", "one of the Invadable coastal hexes" (a region named as hexes)."""
+    return f"one of the {name}" if re.search(r"\bhexes\b", name, re.IGNORECASE) else f"in {name}"
+
+
+def _area_hexes(ctx, aid: str) -> set:
+    """The hexes of a setup area or an entry area."""
+    grid, hexes = ctx.grid, {ctx.grid.parse(h) for h in ctx.game.area_hexes(aid)}
+    for area in ctx.game.map_doc.get("entry_areas") or []:
+        if isinstance(area, dict) and area.get("id") == aid:
+            hexes |= {grid.parse(h) for h in area.get("hexes") or [] if isinstance(h, str)}
+    return hexes - {None}
 
 
 class PlaceSet:
@@ -130,10 +175,7 @@ class PlaceSet:
             if ports and loc.get("port") and (ports is True or loc.get("port") in _ids(ports)):
                 hexes.add(grid.parse(loc["hex"]))
         for aid in _ids(spec.get("areas")):
-            hexes |= {grid.parse(h) for h in ctx.game.area_hexes(aid)} - {None}
-            for area in md.get("entry_areas") or []:
-                if isinstance(area, dict) and area.get("id") == aid:
-                    hexes |= {grid.parse(h) for h in area.get("hexes") or [] if isinstance(h, str)} - {None}
+            hexes |= _area_hexes(ctx, aid)
         self.hexes = frozenset(hexes - {None})
         self.terrain = _ids(spec.get("terrain"))
         self.exclude = PlaceSet(ctx, spec["not"]) if isinstance(spec.get("not"), dict) else None
@@ -162,23 +204,77 @@ class PlaceSet:
         return not (self.exclude is not None and self.exclude.contains(h))
 
     def describe(self) -> str:
-        s = self.spec
-        parts = [region_name(self.ctx, r) for r in sorted(_ids(s.get("regions")))]
-        if s.get("hexes"):
-            parts.append(", ".join(sorted(_ids(s["hexes"]))))
+        """The set as a noun phrase for a message, in the map's printed names: "Italy", "marsh or mountain
+        hexes", "clear hexes in Yugoslavia", "Baltic or Black Sea ports", "X11 or X12", "Greater Germany or
+        Italy except T21"; "any hex" when it names nothing."""
+        s, ctx = self.spec, self.ctx
+        regions, hexes = sorted(_ids(s.get("regions"))), sorted(_ids(s.get("hexes")))
+        seas = sorted(_ids(s.get("ports"))) if s.get("ports") and s["ports"] is not True else []
+        alone = len(regions) + bool(hexes) + bool(s.get("symbols")) + bool(s.get("ports")) + \
+            bool(s.get("areas")) == 1       # one kind of place: its own list may say "or" ("X11 or X12")
+        inner = either if alone else _all_of           # with other places: "Baltic, Black Sea or Baltic and ..."
+        parts = [region_name(ctx, r) for r in regions]
+        if hexes:
+            parts.append(inner(hexes) if alone or len(hexes) == 1 else "hexes " + ", ".join(hexes))
         if s.get("symbols"):
-            parts.append("hexes marked " + ", ".join(sorted(_ids(s["symbols"]))))
+            parts.append("hexes marked " + inner(sorted(_ids(s["symbols"]))))
         if s.get("ports"):
-            parts.append("ports" if s["ports"] is True else ", ".join(sorted(_ids(s["ports"]))) + " ports")
+            parts.append(inner([region_name(ctx, p) for p in seas]) + " ports" if seas else "ports")
         if s.get("areas"):
-            parts.append(", ".join(sorted(_ids(s["areas"]))))
-        text = " or ".join(parts) or "any hex"
+            parts.extend(area_name(ctx, a) for a in sorted(_ids(s["areas"])))
+        where = either(parts)
         if self.terrain:
-            names = [(self.ctx.terrain_types.get(t) or {}).get("name") or t for t in sorted(self.terrain)]
-            text += " (" + " or ".join(names).lower() + " only)"
+            kinds = either(terrain_name(ctx, t) for t in sorted(self.terrain)) + " hexes"
+            text = f"{kinds} in {where}" if where else kinds
+        else:
+            text = where or "any hex"
         if self.exclude is not None:
-            text += " but not " + self.exclude.describe()
+            text += " except " + self.exclude.describe()
         return text
+
+    def _reads_terrain(self) -> bool:
+        return bool(self.terrain) or (self.exclude is not None and self.exclude._reads_terrain())
+
+    def terrain_note(self, h) -> str:
+        """" (forest)": the terrain of hex *h* in brackets when this set reads terrain (what a player needs
+        to see why *h* is in or out of it), else ""."""
+        return f" ({terrain_name(self.ctx, self.ctx.terrain(h))})" if h is not None and self._reads_terrain() \
+            else ""
+
+    def hex_is(self, h) -> str:
+        """What hex *h* is, in the terms of this set, as a clause: "J14 is mountain", "K5 is in Italy",
+        "J14 is mountain, in Italy", "Z19 is a Baltic port", "V7 is marked 65"; "X11 is one of X11 or X12"
+        when the set lists it by name."""
+        name, facts = self.ctx.grid.name(h), self.facts(h)
+        if facts:
+            return f"{name} is {facts}"
+        if self.any_hex and not self.terrain and self.exclude is not None:
+            return f"{name} is outside {self.exclude.describe()}"
+        listed = sorted(_ids(self.spec.get("hexes")))
+        return f"{name} is one of {either(listed)}" if len(listed) > 1 else f"{name} is the hex the rule names"
+
+    def facts(self, h) -> str:
+        """What puts hex *h* in this set (or would): its terrain when the set reads terrain, the set's
+        regions, areas, ports and symbols it is in: "mountain", "in Italy", "mountain, in Italy", "a Baltic
+        port", "one of the Invadable coastal hexes"; "" when nothing but its name (a listed hex)."""
+        ctx, s, facts = self.ctx, self.spec, []
+        if self._reads_terrain():
+            facts.append(terrain_name(ctx, ctx.terrain(h)))
+        facts += [in_region(region_name(ctx, r)) for r in sorted(_ids(s.get("regions")))
+                  if h in region_hexes(ctx, r)]
+        if s.get("symbols") or s.get("ports"):
+            symbols, ports = _ids(s.get("symbols")), s.get("ports")
+            for loc in ctx.game.map_doc.get("locations") or []:
+                if not isinstance(loc, dict) or not isinstance(loc.get("hex"), str) or ctx.grid.parse(loc["hex"]) != h:
+                    continue
+                if symbols and loc.get("symbol") in symbols:
+                    facts.append(f"marked {loc['symbol']}")
+                if ports and loc.get("port") and (ports is True or loc.get("port") in _ids(ports)):
+                    facts.append(f"a {region_name(ctx, loc['port'])} port" if ports is not True else "a port")
+        areas = [area_name(ctx, a) for a in sorted(_ids(s.get("areas"))) if h in _area_hexes(ctx, a)]
+        if areas:
+            facts.append("in " + either(areas))
+        return ", ".join(dict.fromkeys(facts))
 
 
 class When:

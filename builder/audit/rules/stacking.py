@@ -17,6 +17,7 @@ pieces carrying a UnitId are units.
 from __future__ import annotations
 
 from builder.audit import fastpaths
+from builder.audit.report import unit_label, unit_labels
 
 from . import Rule
 from .select import UnitSelector
@@ -217,7 +218,7 @@ class Stacking(Rule):
                 pass                            # within any limit the side can have: no need to state it
             elif total > (found := self.hex_limit(side, h, units))[0]:
                 limit, how, rid, ref = found
-                counted = ", ".join(f"{u.unit_id}" + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
+                counted = ", ".join(unit_label(u) + (f" ({_fmt(self.weight(u))})" if self.weight(u) != 1 else "")
                                     for u in units)
                 side_name = (self.ctx.game.by_id["sides"].get(side) or {}).get("name") or side
                 msg = f"{side_name} has {_fmt(total)} stacking points in {to.name}, limit {how}: {counted}"
@@ -234,7 +235,7 @@ class Stacking(Rule):
                 others = [u for u in here if b.matches(u) and u not in ones]
                 if ones and others:
                     apart_seen.add((h, aid))
-                    msg = (f"{', '.join(u.unit_id for u in ones)} and {', '.join(u.unit_id for u in others)} "
+                    msg = (f"{unit_labels(ones)} and {unit_labels(others)} "
                            f"share {to.name}")
                     self.report(pos, unit, frm, to, f"{message}: {msg}" if message else msg, entry,
                                 reference=aref, rule_id=aid)

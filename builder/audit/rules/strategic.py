@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from builder.audit.report import unit_labels
+
 from . import Rule
 from .assault import enemies_of
 from .select import PlaceSet, UnitSelector, When, box_ids
@@ -142,7 +144,7 @@ class PhaseChecks(Rule):
                 continue
             if set(self.ctx.hexsides.get(frozenset((to.hex, n)), ())) & open_types:
                 continue
-            return (e.id, e.reference, f"{to.name} is next to {', '.join(x.unit_id for x in enemy)} in "
+            return (e.id, e.reference, f"{to.name} is next to {unit_labels(enemy)} in "
                     f"{self.ctx.grid.name(n)}")
         return None
 
@@ -153,8 +155,9 @@ class PhaseChecks(Rule):
         by_hex: dict = {}
         for u, frm, to in self._landed:
             if not into.contains(to.hex):
-                self.report(pos, u, frm, to, f"{e.lead()}{u.unit_id} lands at {to.name}, outside "
-                            f"{into.describe()}", entry, reference=e.reference, rule_id=e.id)
+                self.report(pos, u, frm, to, f"{e.lead()}{u.unit_id} lands at {to.name}"
+                            f"{into.terrain_note(to.hex)}, outside {into.describe()}", entry, reference=e.reference,
+                            rule_id=e.id)
                 continue
             if u.location.hex == to.hex:
                 by_hex.setdefault(to.hex, []).append(u)
@@ -162,7 +165,7 @@ class PhaseChecks(Rule):
             if all(sum(1 for u in units if sel.matches(u)) >= n for sel, n, _ in groups):
                 return
         need = ", ".join(f"{n} {name}" for _, n, name in groups)
-        landed = "; ".join(f"{self.ctx.grid.name(h)}: {', '.join(u.unit_id for u in us)}"
+        landed = "; ".join(f"{self.ctx.grid.name(h)}: {unit_labels(us)}"
                            for h, us in by_hex.items()) or "none"
         first = self._landed[0] if self._landed else None
         self.result.add(_finding(pos, first, f"{e.lead()}no landing in {into.describe()} with at least {need} "
