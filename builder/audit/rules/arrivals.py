@@ -5,7 +5,8 @@ A scheduled unit coming onto the map before its turn, or at a hex outside its en
 Whether it moved too far from its entry hex is the movement-allowance rule's (it counts from the
 entry hexes), and so, for a unit that enters in a phase in which it may move (BCS 2.1d v), is where
 beyond its entry hexes it ends: that arrival is a matter of distance, not of place. A unit neither in
-the scenario's set-up nor in its reinforcements coming onto the map is one too. Arrivals whose turn is an event (economic collapse ...) are judged for place only.
+the scenario's set-up nor in its reinforcements coming onto the map is one too. Arrivals whose turn
+is an event (economic collapse ...) are judged for place only.
 """
 
 from __future__ import annotations

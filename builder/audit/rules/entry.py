@@ -4,14 +4,10 @@
 from __future__ import annotations
 
 from builder.audit.report import unit_labels
+from builder.module.names import name_of
 
 from .activation import DataRule, _region_hexes, pseudo, type_of
 from .select import in_region, region_name
-
-
-def side_name(ctx, side: str) -> str:
-    """A side's printed name, else its id."""
-    return (ctx.game.by_id["sides"].get(side) or {}).get("name") or side
 
 
 def combat(ctx, u, spec) -> bool:
@@ -100,7 +96,7 @@ class ForbiddenHexes(DataRule):
     def move(self, ev, pos) -> None:
         if ev.to.hex in self.hexes and ev.frm.hex != ev.to.hex and self.applies(pos) and \
                 ev.unit.side in set(self.spec.get("sides") or [ev.unit.side]):
-            side = side_name(self.ctx, ev.unit.side)
+            side = name_of(self.ctx.game, "sides", ev.unit.side)
             self.say(pos, ev.unit, f"enters {ev.to.name}, {self.where}, not playable for the {side} side in this "
                                    f"scenario", ev.entry, ev.frm, ev.to)
 
